@@ -1,0 +1,47 @@
+//! The SQL layer's error type.
+
+/// Errors of the SQL layer. Storage errors are wrapped so `Busy`,
+/// `Corrupt { page }` and IO errors keep their identity up to the facade.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The transaction/page layer failed (IO, corruption, busy, …).
+    #[error(transparent)]
+    Storage(#[from] asadb_txn::Error),
+    /// A structure in the pages is impossible (bad B+tree node, record, …).
+    #[error("database is corrupt: {0}")]
+    Corrupt(String),
+    /// The SQL text does not parse.
+    #[error("syntax error: {0}")]
+    Parse(String),
+    /// The statement is well-formed but invalid (bad arguments, misuse, …).
+    #[error("{0}")]
+    InvalidInput(String),
+    /// A table, column, index, view or savepoint does not exist.
+    #[error("{0}")]
+    NotFound(String),
+    /// A constraint (UNIQUE, NOT NULL, CHECK, PRIMARY KEY) failed.
+    #[error("constraint failed: {0}")]
+    Constraint(String),
+    /// A value or statement is past a size limit.
+    #[error("too large: {0}")]
+    TooLarge(String),
+    /// The statement or feature is not supported (yet).
+    #[error("not supported: {0}")]
+    Unsupported(String),
+}
+
+/// Result alias of this crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// `errinput!("no such column: {}", name)` → `Err(Error::InvalidInput(..))`.
+#[macro_export]
+macro_rules! errinput {
+    ($($args:tt)*) => { Err($crate::Error::InvalidInput(format!($($args)*))) };
+}
+
+/// `corrupt!("bad cell count {}", n)` → `Err(Error::Corrupt(..))`.
+#[macro_export]
+macro_rules! corrupt {
+    ($($args:tt)*) => { Err($crate::Error::Corrupt(format!($($args)*))) };
+}

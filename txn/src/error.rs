@@ -1,0 +1,36 @@
+//! The transaction layer's error type.
+
+/// Errors of the transaction layer. Page-level errors (IO, `Corrupt`,
+/// `Poisoned`) are wrapped, not stringified, so callers can match them.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// An error of the page layer: IO, corruption, latched writes.
+    #[error(transparent)]
+    Pager(#[from] asadb_pager::Error),
+    /// Another writer holds the write lock past the busy timeout. Retryable.
+    #[error("database is busy: another write transaction is active")]
+    Busy,
+    /// The database was closed.
+    #[error("database is closed")]
+    Closed,
+    /// Every buffer-pool frame is pinned or dirty.
+    #[error("buffer pool exhausted: every frame is pinned or dirty")]
+    PoolExhausted,
+    /// A savepoint that is not (or no longer) on the stack.
+    #[error("no such savepoint")]
+    InvalidSavepoint,
+}
+
+impl Error {
+    /// The page id if this is a corruption error.
+    pub fn corrupt_page(&self) -> Option<asadb_pager::PageId> {
+        match self {
+            Error::Pager(asadb_pager::Error::Corrupt { page, .. }) => Some(*page),
+            _ => None,
+        }
+    }
+}
+
+/// Result alias of this crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
