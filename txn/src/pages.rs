@@ -55,3 +55,65 @@ pub trait PageWrite: PageRead {
     /// Sets one of the header's reserved upper-layer slots.
     fn set_user_slot(&self, slot: usize, value: u32) -> Result<(), Self::Error>;
 }
+
+/// A shared reference reads like the transaction itself, so cursors can be
+/// generic over an owned handle (`Arc<ReadTxn>`) or a borrowed one
+/// (`&WriteTxn`).
+impl<T: PageRead + ?Sized> PageRead for &T {
+    type Error = T::Error;
+    type Ref<'a>
+        = T::Ref<'a>
+    where
+        Self: 'a;
+
+    fn page(&self, id: PageId) -> Result<Self::Ref<'_>, Self::Error> {
+        (**self).page(id)
+    }
+
+    fn header(&self) -> Header {
+        (**self).header()
+    }
+}
+
+impl<T: PageRead + ?Sized> PageRead for std::sync::Arc<T> {
+    type Error = T::Error;
+    type Ref<'a>
+        = T::Ref<'a>
+    where
+        Self: 'a;
+
+    fn page(&self, id: PageId) -> Result<Self::Ref<'_>, Self::Error> {
+        (**self).page(id)
+    }
+
+    fn header(&self) -> Header {
+        (**self).header()
+    }
+}
+
+impl<T: PageWrite + ?Sized> PageWrite for &T {
+    type Mut<'a>
+        = T::Mut<'a>
+    where
+        Self: 'a;
+
+    fn page_mut(&self, id: PageId) -> Result<Self::Mut<'_>, Self::Error> {
+        (**self).page_mut(id)
+    }
+
+    fn allocate(&self) -> Result<(PageId, Self::Mut<'_>), Self::Error> {
+        (**self).allocate()
+    }
+
+    fn free(&self, id: PageId) -> Result<(), Self::Error> {
+        (**self).free(id)
+    }
+
+    fn set_catalog_root(&self, root: PageId) -> Result<(), Self::Error> {
+        (**self).set_catalog_root(root)
+    }
+
+    fn set_user_slot(&self, slot: usize, value: u32) -> Result<(), Self::Error> {
+        (**self).set_user_slot(slot, value)
+    }
+}
