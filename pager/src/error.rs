@@ -19,6 +19,9 @@ pub enum Error {
     /// A page id past the end of the database was requested.
     #[error("page {page} is out of range (database has {count} pages)")]
     OutOfRange { page: PageId, count: u32 },
+    /// The database reached the largest page count the format can address.
+    #[error("database is full: {pages} pages is the maximum")]
+    Full { pages: u32 },
     /// An earlier write or sync on this handle failed; the handle refuses
     /// further writes until the database is reopened.
     #[error("a previous write or sync failed ({0}); reopen the database to continue")]

@@ -45,7 +45,8 @@ pub struct FileIo {
 impl FileIo {
     /// Opens `path` for reading and writing, creating it if missing.
     pub fn open(path: &Path) -> io::Result<Self> {
-        let file = OpenOptions::new().read(true).write(true).create(true).truncate(false).open(path)?;
+        let file =
+            OpenOptions::new().read(true).write(true).create(true).truncate(false).open(path)?;
         Ok(FileIo { file })
     }
 
@@ -120,7 +121,12 @@ impl Io for MemIo {
 
     fn write_at(&self, buf: &[u8], offset: u64) -> io::Result<()> {
         let mut data = self.data.write();
-        let end = offset as usize + buf.len();
+        let end = offset
+            .checked_add(buf.len() as u64)
+            .and_then(|end| usize::try_from(end).ok())
+            .ok_or_else(|| {
+                io::Error::new(io::ErrorKind::InvalidInput, "write past addressable end")
+            })?;
         if data.len() < end {
             data.resize(end, 0);
         }
@@ -129,7 +135,9 @@ impl Io for MemIo {
     }
 
     fn set_len(&self, len: u64) -> io::Result<()> {
-        self.data.write().resize(len as usize, 0);
+        let len = usize::try_from(len)
+            .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "length not addressable"))?;
+        self.data.write().resize(len, 0);
         Ok(())
     }
 

@@ -23,18 +23,18 @@
 //! The byte layout is documented next to the code and in
 //! `docs/file-format.md`.
 
-// mod crash;
+mod crash;
 mod error;
-// mod faulty;
-// pub mod freelist;
+mod faulty;
+pub mod freelist;
 pub mod header;
 mod io;
 pub mod page;
 mod pagefile;
 
-// pub use crash::{CrashIo, CrashWorld};
+pub use crash::{CrashIo, CrashWorld, SECTOR_SIZE};
 pub use error::{Error, Result};
-// pub use faulty::{Fault, FaultyIo};
+pub use faulty::{Fault, FaultPlan, FaultyIo};
 pub use header::Header;
 pub use io::{FileIo, Io, MemIo};
 pub use page::{PAGE_SIZE, PAGE_USABLE, PageBuf, PageId};

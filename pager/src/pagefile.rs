@@ -5,7 +5,7 @@ use std::sync::Arc;
 use parking_lot::Mutex;
 
 use crate::page::{self, PAGE_SIZE, PageBuf, PageId};
-use crate::{Error, Io, Result};
+use crate::{Error, Header, Io, Result};
 
 /// Remembers the first failed write or sync of a handle and refuses every
 /// later mutating call. After an fsync error the kernel may have dropped the
@@ -79,6 +79,22 @@ impl PageFile {
     /// Number of whole pages in the file.
     pub fn file_pages(&self) -> Result<u32> {
         Ok((self.io.len()? / PAGE_SIZE as u64) as u32)
+    }
+
+    /// Reads and decodes the header page straight from the file. A file
+    /// shorter than one page, or whose first page is not an AsaDB header, is
+    /// [`Error::NotADatabase`]; a header with a bad checksum or impossible
+    /// counts is [`Error::Corrupt`] on page 0.
+    pub fn read_header(&self) -> Result<Header> {
+        let len = self.io.len()?;
+        if len < PAGE_SIZE as u64 {
+            return Err(Error::NotADatabase(format!(
+                "file is {len} bytes, shorter than one {PAGE_SIZE}-byte page"
+            )));
+        }
+        let mut buf = page::new_page();
+        self.io.read_at(&mut buf[..], 0)?;
+        Header::decode(&buf)
     }
 
     /// Reads and verifies page `id`. A page past the end of the file or with
