@@ -23,7 +23,7 @@
 //!
 //! Pages are read and written through [`FreeListStore`], implemented by the
 //! transaction layer (so free-list changes go through the log like any other
-//! page) and by [`PageFile`](crate::PageFile) for direct access.
+//! page) and by [`PageFile`] for direct access.
 
 use std::collections::HashSet;
 

@@ -5,7 +5,7 @@
 //! - [`Io`]: `len`, `read_at`, `write_at`, `set_len`, `sync` on `&self`,
 //!   `Send + Sync`. Implementations: [`FileIo`] (a real file), [`MemIo`]
 //!   (in memory), [`FaultyIo`] (fails the Nth mutating call with EIO or
-//!   ENOSPC) and [`CrashWorld`]/[`CrashIo`] (a live and a durable image per
+//!   ENOSPC, counted by a [`FaultPlan`] shared across files) and [`CrashWorld`]/[`CrashIo`] (a live and a durable image per
 //!   file; crashes at a chosen sync and tears unsynced writes). Every upper
 //!   layer is tested against the doubles through this one seam.
 //! - The page format ([`page`]): [`PAGE_SIZE`] bytes, the last four of which
@@ -15,7 +15,9 @@
 //!   page count, free-list head and length, catalog root, change counter.
 //! - The free list ([`freelist`]): freed pages form a linked list and are
 //!   reused before the file grows.
-//! - [`PageFile`]: checked page reads and writes on the main file, with the
+//! - [`PageFile`]: checked page reads and writes on the main file
+//!   ([`PageFile::read_header`] turns a short or foreign file into
+//!   [`Error::NotADatabase`]), with the
 //!   write latch ([`WriteLatch`]): after a failed write or sync the handle
 //!   refuses further writes until reopened, because an fsync error must never
 //!   be retried as if nothing happened.
