@@ -1,0 +1,597 @@
+//! The Reservoir itself: admission, jobs, cancellation, restart recovery,
+//! retention and stats, all under one lock.
+//!
+//! Invariants kept under `State`'s lock:
+//! - `reserved` equals the sum of `reserved_bytes` over jobs that hold (or
+//!   are writing) a spool file, and never exceeds `max_spool_bytes`;
+//! - at most `max_jobs` jobs are active;
+//! - every state change is appended to the event log before the lock is
+//!   released, so what callers observe is what a restart recovers (state
+//!   changes that callers act on — admission, queued, terminal states — are
+//!   fsynced; progress-only snapshots are not).
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use parking_lot::{Condvar, Mutex, MutexGuard};
+
+use crate::eventlog::{EventLog, Record};
+use crate::job::{Job, JobError, JobId, JobState, Progress, SubmitOptions};
+use crate::upload::Upload;
+use crate::{Error, ImportFormat, Result};
+
+/// Reservoir settings. Defaults follow DESIGN.md §4.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Most active jobs (receiving, queued, processing, cancelling).
+    pub max_jobs: usize,
+    /// Most spool bytes reserved at once.
+    pub max_spool_bytes: u64,
+    /// How long terminal jobs and their files stay addressable.
+    pub job_ttl: Duration,
+    /// Progress is persisted every this many script bytes.
+    pub progress_quantum_bytes: u64,
+    /// Most rows in one result page.
+    pub result_page_rows: usize,
+    /// The reservation of an upload without a declared size, before it grows.
+    pub baseline_reservation: u64,
+    /// Bodies are written to the spool, and reservations grown, in chunks
+    /// of this size.
+    pub receive_chunk: usize,
+    /// Most statement errors kept per job when `stop_on_error` is false.
+    pub max_recorded_errors: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            max_jobs: 16,
+            max_spool_bytes: 512 << 20,
+            job_ttl: Duration::from_secs(3600),
+            progress_quantum_bytes: 1 << 20,
+            result_page_rows: 250,
+            baseline_reservation: 2 << 20,
+            receive_chunk: 256 << 10,
+            max_recorded_errors: 100,
+        }
+    }
+}
+
+/// The job queue. Cheap to clone; all clones share one queue.
+#[derive(Clone, Debug)]
+pub struct Reservoir {
+    pub(crate) inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+pub(crate) struct Inner {
+    pub(crate) cfg: Config,
+    pub(crate) spool_dir: PathBuf,
+    pub(crate) results_dir: PathBuf,
+    pub(crate) state: Mutex<State>,
+    /// Signalled when a job becomes queued or on shutdown.
+    pub(crate) wake: Condvar,
+}
+
+#[derive(Debug)]
+pub(crate) struct State {
+    pub(crate) jobs: BTreeMap<JobId, Entry>,
+    pub(crate) log: EventLog,
+    pub(crate) next_id: u64,
+    pub(crate) reserved: u64,
+    pub(crate) shutting_down: bool,
+    /// The job the worker is running, if any.
+    pub(crate) current: Option<JobId>,
+    /// Script bytes executed since open, and the time spent executing.
+    pub(crate) executed_bytes: u64,
+    pub(crate) executing_time: Duration,
+}
+
+#[derive(Debug)]
+pub(crate) struct Entry {
+    pub(crate) job: Job,
+    /// Set by `cancel`; checked by the upload and the worker.
+    pub(crate) cancel: Arc<AtomicBool>,
+}
+
+/// The outcome of a submission.
+#[derive(Clone, Debug)]
+pub struct Submission {
+    /// The job's snapshot.
+    pub job: Job,
+    /// True when an earlier job with the same idempotency key, body and
+    /// metadata was returned instead of a new one.
+    pub reused: bool,
+}
+
+/// How loaded the Reservoir is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Pressure {
+    /// Nothing queued and the worker idle.
+    Idle,
+    /// Work in progress, room for more.
+    Busy,
+    /// The job limit or the spool is (nearly) full: submissions may get 429.
+    Saturated,
+}
+
+/// A snapshot of the queue for `/api/reservoir/stats` and metrics.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Stats {
+    /// Jobs per state (every state present, zeros included).
+    pub by_state: BTreeMap<&'static str, u64>,
+    /// Receiving, queued, processing and cancelling jobs.
+    pub active: usize,
+    pub max_jobs: usize,
+    pub reserved_bytes: u64,
+    pub max_spool_bytes: u64,
+    /// `running` or `idle`.
+    pub worker: &'static str,
+    pub current_job: Option<JobId>,
+    /// Script bytes per second over the time the worker spent executing.
+    pub throughput_bytes_per_sec: f64,
+    pub advice: Advice,
+}
+
+/// What a client should do given the current load.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Advice {
+    /// A chunk size for uploads that fits the spool headroom.
+    pub recommended_chunk_bytes: u64,
+    pub pressure: Pressure,
+    /// Most rows a result page returns.
+    pub result_page_rows: usize,
+}
+
+impl Reservoir {
+    /// Opens the Reservoir in `dir` (the `.asa.reservoir` directory),
+    /// creating it if needed, and recovers from the last run: queued jobs
+    /// stay queued; processing jobs with a complete result become
+    /// completed; receiving, processing or cancelling jobs without one
+    /// become interrupted; files no job references are removed; the
+    /// capacity counters are rebuilt from the persisted reservations.
+    pub fn open(dir: &Path, cfg: Config) -> Result<Reservoir> {
+        if cfg.max_jobs == 0 || cfg.receive_chunk == 0 || cfg.result_page_rows == 0 {
+            return Err(Error::InvalidInput(
+                "max_jobs, receive_chunk and result_page_rows must be positive".into(),
+            ));
+        }
+        let spool_dir = dir.join("spool");
+        let results_dir = dir.join("results");
+        fs::create_dir_all(&spool_dir)?;
+        fs::create_dir_all(&results_dir)?;
+        let (log, replay) = EventLog::open(&dir.join("events.log"))?;
+        let now = now_ms();
+        let mut jobs = BTreeMap::new();
+        let mut changed = Vec::new();
+        for (id, mut job) in replay.jobs {
+            let before = job.state;
+            match job.state {
+                JobState::Receiving => {
+                    job.state = JobState::Interrupted;
+                    job.has_spool = false;
+                    job.reserved_bytes = 0;
+                    job.error = Some(JobError {
+                        code: "interrupted".into(),
+                        message: "the server stopped while the body was being received; \
+                                  submit it again"
+                            .into(),
+                        statement: None,
+                        excerpt: None,
+                    });
+                }
+                JobState::Processing | JobState::Cancelling => {
+                    if result_path(&results_dir, id).exists() {
+                        job.state = JobState::Completed;
+                        job.has_result = true;
+                        job.has_spool = false;
+                        job.reserved_bytes = 0;
+                    } else {
+                        job.state = JobState::Interrupted;
+                    }
+                }
+                _ => {}
+            }
+            if job.state != before {
+                job.updated_at = now;
+                changed.push(id);
+            }
+            jobs.insert(id, Entry { job, cancel: Arc::new(AtomicBool::new(false)) });
+        }
+        remove_unreferenced(&spool_dir, &jobs, |j| j.has_spool, spool_file_name)?;
+        remove_unreferenced(&results_dir, &jobs, |j| j.has_result, result_file_name)?;
+        let reserved = jobs.values().map(|e| e.job.reserved_bytes).sum();
+        let next_id = replay.next_id.max(1);
+        let mut state = State {
+            jobs,
+            log,
+            next_id,
+            reserved,
+            shutting_down: false,
+            current: None,
+            executed_bytes: 0,
+            executing_time: Duration::ZERO,
+        };
+        // Start every run from a compact log holding the recovered states.
+        let live: Vec<&Job> = state.jobs.values().map(|e| &e.job).collect();
+        state.log.compact(next_id, live)?;
+        drop(changed);
+        let inner =
+            Inner { cfg, spool_dir, results_dir, state: Mutex::new(state), wake: Condvar::new() };
+        Ok(Reservoir { inner: Arc::new(inner) })
+    }
+
+    /// The settings in force.
+    pub fn config(&self) -> &Config {
+        &self.inner.cfg
+    }
+
+    /// Admits a new job and returns the upload that receives its body.
+    ///
+    /// Admission checks the active-job count and the spool reservation
+    /// (the declared size, or the baseline when none is declared) and
+    /// writes the job's first durable snapshot, all under the lock.
+    pub fn begin_upload(&self, opts: SubmitOptions) -> Result<Upload> {
+        if opts.import.format != ImportFormat::Sql {
+            return Err(Error::Unsupported(format!(
+                "import format {:?} is not yet supported; submit a SQL script (format sql)",
+                opts.import.format
+            )));
+        }
+        let cfg = &self.inner.cfg;
+        let initial = match opts.declared_size {
+            Some(size) if size > cfg.max_spool_bytes => {
+                return Err(Error::TooLarge(format!(
+                    "declared size {size} bytes exceeds the spool capacity of {} bytes",
+                    cfg.max_spool_bytes
+                )));
+            }
+            Some(size) => size,
+            None => cfg.baseline_reservation.min(cfg.max_spool_bytes),
+        };
+        let mut st = self.inner.state.lock();
+        if st.shutting_down {
+            return Err(Error::ShuttingDown);
+        }
+        let active = st.jobs.values().filter(|e| e.job.state.is_active()).count();
+        if active >= cfg.max_jobs {
+            return Err(Error::CapacityExhausted(format!(
+                "job limit reached: {active} active jobs (max {})",
+                cfg.max_jobs
+            )));
+        }
+        if st.reserved + initial > cfg.max_spool_bytes {
+            return Err(Error::CapacityExhausted(format!(
+                "spool is full: {} of {} bytes reserved, this upload needs {initial}",
+                st.reserved, cfg.max_spool_bytes
+            )));
+        }
+        let id = JobId(st.next_id);
+        let now = now_ms();
+        let job = Job {
+            id,
+            state: JobState::Receiving,
+            label: opts.label,
+            created_at: now,
+            updated_at: now,
+            idempotency_key: opts.idempotency_key,
+            fingerprint: None,
+            import: opts.import,
+            stop_on_error: opts.stop_on_error.unwrap_or(true),
+            declared_size: opts.declared_size,
+            reserved_bytes: initial,
+            received_bytes: 0,
+            has_spool: true,
+            has_result: false,
+            progress: Progress::default(),
+            error: None,
+            statement_errors: Vec::new(),
+        };
+        let file =
+            fs::OpenOptions::new().write(true).create_new(true).open(self.inner.spool_path(id))?;
+        if let Err(err) = st.log.append(&Record::Job(Box::new(job.clone())), true) {
+            drop(file);
+            let _ = fs::remove_file(self.inner.spool_path(id));
+            return Err(err);
+        }
+        st.next_id += 1;
+        st.reserved += initial;
+        let cancel = Arc::new(AtomicBool::new(false));
+        st.jobs.insert(id, Entry { job, cancel: cancel.clone() });
+        drop(st);
+        Ok(Upload::new(self.clone(), id, file, initial, opts.declared_size, cancel))
+    }
+
+    /// Submits a whole body from a reader: `begin_upload`, copy, `finish`.
+    pub fn submit(&self, opts: SubmitOptions, mut body: impl std::io::Read) -> Result<Submission> {
+        let mut upload = self.begin_upload(opts)?;
+        let mut buf = vec![0u8; self.inner.cfg.receive_chunk.min(1 << 20)];
+        loop {
+            let n = match body.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    upload.abort("upload_failed", &format!("reading the body failed: {e}"));
+                    return Err(e.into());
+                }
+            };
+            upload.write(&buf[..n])?;
+        }
+        upload.finish()
+    }
+
+    /// The job's current snapshot.
+    pub fn job(&self, id: JobId) -> Result<Job> {
+        let st = self.inner.state.lock();
+        st.jobs.get(&id).map(|e| e.job.clone()).ok_or(Error::NotFound(id))
+    }
+
+    /// Every job the Reservoir still knows, oldest first.
+    pub fn jobs(&self) -> Vec<Job> {
+        self.inner.state.lock().jobs.values().map(|e| e.job.clone()).collect()
+    }
+
+    /// Receiving, queued, processing and cancelling jobs, most recently
+    /// updated first. Terminal jobs stay addressable through [`Self::job`].
+    pub fn active_jobs(&self) -> Vec<Job> {
+        let st = self.inner.state.lock();
+        let mut jobs: Vec<Job> =
+            st.jobs.values().filter(|e| e.job.state.is_active()).map(|e| e.job.clone()).collect();
+        jobs.sort_by(|a, b| b.updated_at.cmp(&a.updated_at).then(b.id.cmp(&a.id)));
+        jobs
+    }
+
+    /// Requests cancellation. Receiving and processing jobs move to
+    /// `cancelling` and finish cancelling at their next check (the upload's
+    /// next chunk, the worker's next statement, batch or row block); a
+    /// queued job is cancelled at once; cancelling a terminal job changes
+    /// nothing. Returns the job's snapshot after the request.
+    pub fn cancel(&self, id: JobId) -> Result<Job> {
+        let mut st = self.inner.state.lock();
+        let entry = st.jobs.get_mut(&id).ok_or(Error::NotFound(id))?;
+        match entry.job.state {
+            JobState::Receiving | JobState::Processing => {
+                entry.cancel.store(true, Ordering::SeqCst);
+                self.inner.transition(&mut st, id, true, |job| job.state = JobState::Cancelling)?;
+            }
+            JobState::Queued => {
+                entry.cancel.store(true, Ordering::SeqCst);
+                self.inner.finish_job(&mut st, id, JobState::Cancelled, None)?;
+            }
+            _ => {}
+        }
+        let job = st.jobs[&id].job.clone();
+        Ok(job)
+    }
+
+    /// Continues an interrupted job from the statement after its last
+    /// durable progress marker (the worker reads the marker from the
+    /// database). Never happens on its own: only this call does it.
+    pub fn resume(&self, id: JobId) -> Result<Job> {
+        let mut st = self.inner.state.lock();
+        if st.shutting_down {
+            return Err(Error::ShuttingDown);
+        }
+        let entry = st.jobs.get(&id).ok_or(Error::NotFound(id))?;
+        if !entry.job.is_resumable() {
+            return Err(Error::InvalidState(format!(
+                "job {id} is {} and cannot be resumed{}",
+                entry.job.state,
+                if entry.job.state == JobState::Interrupted {
+                    " (its body was not fully received: submit it again)"
+                } else {
+                    ""
+                }
+            )));
+        }
+        let cfg_max = self.inner.cfg.max_jobs;
+        let active = st.jobs.values().filter(|e| e.job.state.is_active()).count();
+        if active >= cfg_max {
+            return Err(Error::CapacityExhausted(format!(
+                "job limit reached: {active} active jobs (max {cfg_max})"
+            )));
+        }
+        st.jobs.get(&id).expect("checked").cancel.store(false, Ordering::SeqCst);
+        self.inner.transition(&mut st, id, true, |job| {
+            job.state = JobState::Queued;
+            job.error = None;
+        })?;
+        let job = st.jobs[&id].job.clone();
+        drop(st);
+        self.inner.wake.notify_all();
+        Ok(job)
+    }
+
+    /// Removes terminal jobs (and their files) last updated more than the
+    /// retention window before `now_ms`. Returns how many were removed.
+    pub fn sweep_at(&self, now_ms: u64) -> Result<usize> {
+        let ttl = self.inner.cfg.job_ttl.as_millis() as u64;
+        let mut st = self.inner.state.lock();
+        let expired: Vec<JobId> = st
+            .jobs
+            .values()
+            .filter(|e| e.job.state.is_terminal() && e.job.updated_at.saturating_add(ttl) <= now_ms)
+            .map(|e| e.job.id)
+            .collect();
+        for &id in &expired {
+            let entry = st.jobs.remove(&id).expect("listed above");
+            st.reserved -= entry.job.reserved_bytes;
+            self.inner.remove_files(id);
+            st.log.append(&Record::Forget(id), false)?;
+        }
+        if !expired.is_empty() {
+            st.log.sync()?;
+            self.inner.maybe_compact(&mut st)?;
+        }
+        Ok(expired.len())
+    }
+
+    /// [`Self::sweep_at`] with the current time.
+    pub fn sweep(&self) -> Result<usize> {
+        self.sweep_at(now_ms())
+    }
+
+    /// Queue and spool pressure, with advice for clients.
+    pub fn stats(&self) -> Stats {
+        let cfg = &self.inner.cfg;
+        let st = self.inner.state.lock();
+        let mut by_state: BTreeMap<&'static str, u64> =
+            JobState::ALL.iter().map(|s| (s.as_str(), 0)).collect();
+        for e in st.jobs.values() {
+            *by_state.get_mut(e.job.state.as_str()).expect("every state listed") += 1;
+        }
+        let active = st.jobs.values().filter(|e| e.job.state.is_active()).count();
+        let queued = by_state["queued"];
+        let headroom = cfg.max_spool_bytes.saturating_sub(st.reserved);
+        let pressure = if active >= cfg.max_jobs
+            || headroom < cfg.baseline_reservation.min(cfg.max_spool_bytes)
+            || active * 4 >= cfg.max_jobs * 3
+        {
+            Pressure::Saturated
+        } else if st.current.is_none() && queued == 0 && active == 0 {
+            Pressure::Idle
+        } else {
+            Pressure::Busy
+        };
+        // A chunk that a sixteenth of the headroom covers, within
+        // [64 KiB, 4 × the receive chunk].
+        let chunk = cfg.receive_chunk as u64;
+        let recommended = (headroom / 16).clamp(64 << 10, (chunk * 4).max(64 << 10));
+        let secs = st.executing_time.as_secs_f64();
+        Stats {
+            by_state,
+            active,
+            max_jobs: cfg.max_jobs,
+            reserved_bytes: st.reserved,
+            max_spool_bytes: cfg.max_spool_bytes,
+            worker: if st.current.is_some() { "running" } else { "idle" },
+            current_job: st.current,
+            throughput_bytes_per_sec: if secs > 0.0 {
+                st.executed_bytes as f64 / secs
+            } else {
+                0.0
+            },
+            advice: Advice {
+                recommended_chunk_bytes: recommended,
+                pressure,
+                result_page_rows: cfg.result_page_rows,
+            },
+        }
+    }
+
+    /// Stops admitting jobs and wakes the worker so it can stop.
+    pub fn shutdown(&self) {
+        self.inner.state.lock().shutting_down = true;
+        self.inner.wake.notify_all();
+    }
+}
+
+impl Inner {
+    pub(crate) fn spool_path(&self, id: JobId) -> PathBuf {
+        self.spool_dir.join(spool_file_name(id))
+    }
+
+    pub(crate) fn result_path(&self, id: JobId) -> PathBuf {
+        result_path(&self.results_dir, id)
+    }
+
+    /// Applies `f` to a job's snapshot, stamps it and logs it.
+    pub(crate) fn transition(
+        &self,
+        st: &mut MutexGuard<'_, State>,
+        id: JobId,
+        sync: bool,
+        f: impl FnOnce(&mut Job),
+    ) -> Result<()> {
+        let entry = st.jobs.get_mut(&id).ok_or(Error::NotFound(id))?;
+        f(&mut entry.job);
+        entry.job.updated_at = now_ms().max(entry.job.updated_at);
+        let record = Record::Job(Box::new(entry.job.clone()));
+        st.log.append(&record, sync)?;
+        self.maybe_compact(st)
+    }
+
+    /// Moves a job to a terminal state: its spool file is removed and its
+    /// reservation released (an interrupted job keeps both, for resume).
+    pub(crate) fn finish_job(
+        &self,
+        st: &mut MutexGuard<'_, State>,
+        id: JobId,
+        to: JobState,
+        error: Option<JobError>,
+    ) -> Result<()> {
+        let entry = st.jobs.get(&id).ok_or(Error::NotFound(id))?;
+        let released = if to == JobState::Interrupted { 0 } else { entry.job.reserved_bytes };
+        if to != JobState::Interrupted {
+            let _ = fs::remove_file(self.spool_path(id));
+        }
+        st.reserved -= released;
+        self.transition(st, id, true, |job| {
+            job.state = to;
+            if to != JobState::Interrupted {
+                job.has_spool = false;
+                job.reserved_bytes = 0;
+            }
+            if error.is_some() {
+                job.error = error;
+            }
+        })
+    }
+
+    fn remove_files(&self, id: JobId) {
+        let _ = fs::remove_file(self.spool_path(id));
+        let _ = fs::remove_file(self.result_path(id));
+    }
+
+    fn maybe_compact(&self, st: &mut MutexGuard<'_, State>) -> Result<()> {
+        if st.log.records() > 4 * st.jobs.len() as u64 + 256 {
+            let next_id = st.next_id;
+            let State { jobs, log, .. } = &mut **st;
+            log.compact(next_id, jobs.values().map(|e| &e.job))?;
+        }
+        Ok(())
+    }
+}
+
+fn spool_file_name(id: JobId) -> String {
+    format!("{id}.body")
+}
+
+fn result_file_name(id: JobId) -> String {
+    format!("{id}.result")
+}
+
+fn result_path(results_dir: &Path, id: JobId) -> PathBuf {
+    results_dir.join(result_file_name(id))
+}
+
+/// Removes every file of `dir` that is not the file of a job for which
+/// `keeps` holds (temporary files included).
+fn remove_unreferenced(
+    dir: &Path,
+    jobs: &BTreeMap<JobId, Entry>,
+    keeps: impl Fn(&Job) -> bool,
+    name: impl Fn(JobId) -> String,
+) -> Result<()> {
+    let wanted: std::collections::HashSet<String> =
+        jobs.values().filter(|e| keeps(&e.job)).map(|e| name(e.job.id)).collect();
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        let file_name = entry.file_name();
+        if !wanted.contains(file_name.to_string_lossy().as_ref()) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+    Ok(())
+}
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
+}

@@ -1,0 +1,72 @@
+//! The Reservoir's error type.
+
+use crate::JobId;
+
+/// Errors of the Reservoir. Each maps to one HTTP status in the server:
+/// see [`Error::is_retryable`] and the variants' docs.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// Bad arguments: an unknown format, a malformed id, … (400)
+    #[error("{0}")]
+    InvalidInput(String),
+    /// No job with this id (or it expired). (404)
+    #[error("no such job: {0}")]
+    NotFound(JobId),
+    /// The idempotency key was used for a different body or metadata. (409)
+    #[error("{0}")]
+    Conflict(String),
+    /// The body is larger than its declared size or than the whole spool
+    /// can ever hold. (413)
+    #[error("{0}")]
+    TooLarge(String),
+    /// The job limit or the spool is full right now; retry later. (429)
+    #[error("{0}")]
+    CapacityExhausted(String),
+    /// The job was cancelled while this call was using it.
+    #[error("job {0} was cancelled")]
+    Cancelled(JobId),
+    /// The operation does not fit the job's state (e.g. resume of a
+    /// completed job). (409)
+    #[error("{0}")]
+    InvalidState(String),
+    /// A format or feature that is not available yet. (400)
+    #[error("not supported: {0}")]
+    Unsupported(String),
+    /// The event log or a spool/result file is damaged.
+    #[error("reservoir data is corrupt: {0}")]
+    Corrupt(String),
+    /// The Reservoir is shutting down. (503)
+    #[error("the reservoir is shutting down")]
+    ShuttingDown,
+    /// File IO failed. (500)
+    #[error("I/O error: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+impl Error {
+    /// True when the same request may succeed later unchanged.
+    pub fn is_retryable(&self) -> bool {
+        matches!(self, Error::CapacityExhausted(_) | Error::ShuttingDown)
+    }
+
+    /// A stable machine code for the error (used in JSON and job records).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::InvalidInput(_) => "invalid_input",
+            Error::NotFound(_) => "not_found",
+            Error::Conflict(_) => "conflict",
+            Error::TooLarge(_) => "too_large",
+            Error::CapacityExhausted(_) => "capacity_exhausted",
+            Error::Cancelled(_) => "cancelled",
+            Error::InvalidState(_) => "invalid_state",
+            Error::Unsupported(_) => "unsupported",
+            Error::Corrupt(_) => "corrupt",
+            Error::ShuttingDown => "shutting_down",
+            Error::Io(_) => "io",
+        }
+    }
+}
+
+/// Result alias of this crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,298 @@
+//! Receiving a job's body into the spool.
+//!
+//! The body is written in chunks of `receive_chunk` bytes (256 KiB by
+//! default). Before a chunk goes to disk, the job's reservation is grown
+//! to cover it under the Reservoir lock, so the spool ceiling holds whatever
+//! the client declared: a declared size is a hard bound for the job, and
+//! an upload without one starts from the baseline reservation and grows.
+//! Growth that does not fit fails the upload with a typed error, removes
+//! the spool file and releases the reservation. The SHA-256 fingerprint is
+//! computed as the bytes pass.
+//!
+//! Cancellation while receiving is finished here, by the thread that owns
+//! the upload: its file is closed before the spool file is removed, and
+//! the job goes from `cancelling` to `cancelled` without ever being queued.
+
+use std::fs::{self, File};
+use std::io::Write;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use sha2::{Digest, Sha256};
+
+use crate::core::{Reservoir, Submission};
+use crate::job::{JobError, JobId, JobState};
+use crate::{Error, Result};
+
+/// An admitted job whose body is being received. Dropping it without
+/// [`Upload::finish`] fails the job (the client went away).
+#[derive(Debug)]
+pub struct Upload {
+    res: Reservoir,
+    id: JobId,
+    file: Option<File>,
+    buf: Vec<u8>,
+    hasher: Sha256,
+    /// Bytes written to the spool file.
+    written: u64,
+    reserved: u64,
+    declared: Option<u64>,
+    cancel: Arc<AtomicBool>,
+    done: bool,
+}
+
+impl Upload {
+    pub(crate) fn new(
+        res: Reservoir,
+        id: JobId,
+        file: File,
+        reserved: u64,
+        declared: Option<u64>,
+        cancel: Arc<AtomicBool>,
+    ) -> Self {
+        let chunk = res.inner.cfg.receive_chunk;
+        Upload {
+            res,
+            id,
+            file: Some(file),
+            buf: Vec::with_capacity(chunk),
+            hasher: Sha256::new(),
+            written: 0,
+            reserved,
+            declared,
+            cancel,
+            done: false,
+        }
+    }
+
+    /// The job receiving this body.
+    pub fn id(&self) -> JobId {
+        self.id
+    }
+
+    /// Bytes accepted so far.
+    pub fn received(&self) -> u64 {
+        self.written + self.buf.len() as u64
+    }
+
+    /// Accepts more of the body.
+    pub fn write(&mut self, mut data: &[u8]) -> Result<()> {
+        self.check_cancel()?;
+        if let Some(declared) = self.declared
+            && self.received() + data.len() as u64 > declared
+        {
+            return Err(self.fail(Error::TooLarge(format!(
+                "the body is larger than its declared size of {declared} bytes"
+            ))));
+        }
+        let chunk = self.res.inner.cfg.receive_chunk;
+        while !data.is_empty() {
+            let take = (chunk - self.buf.len()).min(data.len());
+            self.buf.extend_from_slice(&data[..take]);
+            data = &data[take..];
+            if self.buf.len() == chunk {
+                self.flush_chunk()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Ends the body: the spool is synced, the fingerprint fixed, and the
+    /// job is queued — or, when an earlier job has the same idempotency
+    /// key, body and metadata, that job is returned and this one is dropped.
+    pub fn finish(mut self) -> Result<Submission> {
+        self.check_cancel()?;
+        if !self.buf.is_empty() {
+            self.flush_chunk()?;
+        }
+        let file = self.file.take().expect("open until finished");
+        if let Err(e) = file.sync_all() {
+            return Err(self.fail(e.into()));
+        }
+        drop(file);
+        let fingerprint = hex(&std::mem::take(&mut self.hasher).finalize());
+        let inner = self.res.inner.clone();
+        let mut st = inner.state.lock();
+        // Cancelled between the last chunk and now.
+        if self.cancel.load(Ordering::SeqCst) {
+            drop(st);
+            return Err(self.finish_cancel());
+        }
+        let me = &st.jobs[&self.id].job;
+        let (key, import) = (me.idempotency_key.clone(), me.import.clone());
+        if let Some(key) = key {
+            let earlier = st
+                .jobs
+                .values()
+                .map(|e| &e.job)
+                .find(|j| {
+                    j.id != self.id
+                        && j.idempotency_key.as_deref() == Some(&key)
+                        && j.state != JobState::Failed
+                })
+                .cloned();
+            if let Some(earlier) = earlier {
+                // This upload is a retry or a misuse of the key: either
+                // way it leaves no trace of its own.
+                self.done = true;
+                let _ = fs::remove_file(inner.spool_path(self.id));
+                let entry = st.jobs.remove(&self.id).expect("own job");
+                st.reserved -= entry.job.reserved_bytes;
+                st.log.append(&crate::eventlog::Record::Forget(self.id), true)?;
+                if earlier.fingerprint.as_deref() == Some(&fingerprint) && earlier.import == import
+                {
+                    return Ok(Submission { job: earlier, reused: true });
+                }
+                let why = if earlier.state == JobState::Receiving {
+                    "is still receiving its body".to_string()
+                } else if earlier.import != import {
+                    "has different import metadata".to_string()
+                } else {
+                    "has a different body".to_string()
+                };
+                return Err(Error::Conflict(format!(
+                    "idempotency key {key:?} is already used by job {} which {why}",
+                    earlier.id
+                )));
+            }
+        }
+        // Keep exactly what the spool holds reserved.
+        let size = self.written;
+        let before = st.jobs[&self.id].job.reserved_bytes;
+        st.reserved = st.reserved - before + size;
+        inner.transition(&mut st, self.id, true, |job| {
+            job.state = JobState::Queued;
+            job.fingerprint = Some(fingerprint);
+            job.received_bytes = size;
+            job.reserved_bytes = size;
+            job.progress.bytes_total = size;
+        })?;
+        self.done = true;
+        let job = st.jobs[&self.id].job.clone();
+        drop(st);
+        inner.wake.notify_all();
+        Ok(Submission { job, reused: false })
+    }
+
+    /// Ends the upload as failed (e.g. the client's connection broke).
+    pub fn abort(mut self, code: &str, message: &str) {
+        let error =
+            JobError { code: code.into(), message: message.into(), statement: None, excerpt: None };
+        self.fail_with(error);
+    }
+
+    /// Writes the buffered chunk after growing the reservation to cover it.
+    fn flush_chunk(&mut self) -> Result<()> {
+        let after = self.written + self.buf.len() as u64;
+        if after > self.reserved {
+            self.grow(after)?;
+        }
+        let file = self.file.as_mut().expect("open until finished");
+        if let Err(e) = file.write_all(&self.buf) {
+            return Err(self.fail(e.into()));
+        }
+        self.hasher.update(&self.buf);
+        self.written = after;
+        self.buf.clear();
+        Ok(())
+    }
+
+    /// Grows the reservation to at least `needed` bytes, a chunk at a time.
+    fn grow(&mut self, needed: u64) -> Result<()> {
+        let cfg = &self.res.inner.cfg;
+        let chunk = cfg.receive_chunk as u64;
+        let target = needed.div_ceil(chunk) * chunk;
+        let max = cfg.max_spool_bytes;
+        let inner = self.res.inner.clone();
+        let mut st = inner.state.lock();
+        let others = st.reserved - self.reserved;
+        if target > max {
+            drop(st);
+            return Err(self.fail(Error::TooLarge(format!(
+                "the body is larger than the spool capacity of {max} bytes"
+            ))));
+        }
+        if others + target > max {
+            drop(st);
+            return Err(self.fail(Error::CapacityExhausted(format!(
+                "spool is full: {others} of {max} bytes are reserved by other jobs"
+            ))));
+        }
+        st.reserved = others + target;
+        self.reserved = target;
+        inner.transition(&mut st, self.id, false, |job| {
+            job.reserved_bytes = target;
+            job.received_bytes = needed;
+        })
+    }
+
+    fn check_cancel(&mut self) -> Result<()> {
+        if self.cancel.load(Ordering::SeqCst) {
+            return Err(self.finish_cancel());
+        }
+        Ok(())
+    }
+
+    /// Completes a cancellation requested while receiving: close the file,
+    /// then remove the spool, release the reservation, mark cancelled.
+    fn finish_cancel(&mut self) -> Error {
+        self.file.take();
+        self.done = true;
+        let inner = self.res.inner.clone();
+        let mut st = inner.state.lock();
+        if let Err(e) = inner.finish_job(&mut st, self.id, JobState::Cancelled, None) {
+            return e;
+        }
+        Error::Cancelled(self.id)
+    }
+
+    /// Fails the job with `err` and returns it.
+    fn fail(&mut self, err: Error) -> Error {
+        let error = JobError {
+            code: err.code().into(),
+            message: err.to_string(),
+            statement: None,
+            excerpt: None,
+        };
+        self.fail_with(error);
+        err
+    }
+
+    fn fail_with(&mut self, error: JobError) {
+        if self.done {
+            return;
+        }
+        self.done = true;
+        self.file.take();
+        let inner = self.res.inner.clone();
+        let mut st = inner.state.lock();
+        let state =
+            if self.cancel.load(Ordering::SeqCst) { JobState::Cancelled } else { JobState::Failed };
+        let error = (state == JobState::Failed).then_some(error);
+        // Best effort: the caller already gets the original error.
+        let _ = inner.finish_job(&mut st, self.id, state, error);
+    }
+}
+
+impl Drop for Upload {
+    fn drop(&mut self) {
+        if !self.done {
+            self.fail_with(JobError {
+                code: "upload_aborted".into(),
+                message: "the upload ended before the body was complete".into(),
+                statement: None,
+                excerpt: None,
+            });
+        }
+    }
+}
+
+/// Lowercase hex of bytes.
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        let _ = write!(s, "{b:02x}");
+    }
+    s
+}
