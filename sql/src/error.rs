@@ -29,6 +29,9 @@ pub enum Error {
     /// The statement or feature is not supported (yet).
     #[error("not supported: {0}")]
     Unsupported(String),
+    /// Reading input other than the database (e.g. a script) failed.
+    #[error("I/O error: {0}")]
+    Io(#[from] std::io::Error),
 }
 
 /// Result alias of this crate.

@@ -1,0 +1,24 @@
+//! Script execution front end: turning a byte stream into statements, and
+//! `INSERT … VALUES` statements into rows without the full parser.
+//!
+//! The life of a script:
+//! 1. A [`Splitter`] reads the stream chunk by chunk and yields
+//!    [`Statement`]s (text plus byte offsets, and the data block of a
+//!    `COPY … FROM stdin`). It never holds more than the current statement
+//!    and one chunk.
+//! 2. Each statement is first offered to [`parse_insert_fast`], which
+//!    recognises `INSERT … VALUES` lists of plain literals in one pass over
+//!    the bytes and returns the rows as [`Value`](crate::Value)s.
+//! 3. When the fast path declines (`None`), the caller parses the
+//!    statement with `sqlparser`; [`parse_insert_slow`] is that route for
+//!    INSERTs and the oracle the fast path is tested against: whenever the
+//!    fast path accepts, both give exactly the same [`InsertValues`].
+
+mod splitter;
+
+pub use splitter::{
+    DEFAULT_CHUNK_SIZE, DEFAULT_MAX_STATEMENT_SIZE, Splitter, SplitterOptions, Statement,
+};
+
+#[cfg(test)]
+mod splitter_tests;
