@@ -20,6 +20,19 @@ pub enum Error {
     /// A savepoint that is not (or no longer) on the stack.
     #[error("no such savepoint")]
     InvalidSavepoint,
+    /// A call the API does not allow with these arguments (a write to the
+    /// header page, an unknown user slot, a savepoint operation while page
+    /// guards are held, unusable options).
+    #[error("invalid request: {0}")]
+    InvalidInput(String),
+}
+
+impl From<asadb_bufferpool::PoolError> for Error {
+    fn from(err: asadb_bufferpool::PoolError) -> Self {
+        match err {
+            asadb_bufferpool::PoolError::Exhausted => Error::PoolExhausted,
+        }
+    }
 }
 
 impl Error {
