@@ -21,6 +21,7 @@ use parking_lot::{Condvar, Mutex, MutexGuard};
 
 use crate::eventlog::{EventLog, Record};
 use crate::job::{Job, JobError, JobId, JobState, Progress, SubmitOptions};
+use crate::results::{self, ResultPage};
 use crate::upload::Upload;
 use crate::{Error, ImportFormat, Result};
 
@@ -406,6 +407,37 @@ impl Reservoir {
         drop(st);
         self.inner.wake.notify_all();
         Ok(job)
+    }
+
+    /// One page of a job's result: statement `statement`'s summary and up
+    /// to `limit` of its rows from `offset` (`limit` is capped at the
+    /// configured page size; 0 means a full page). Reading the result of a
+    /// completed job marks it delivered.
+    pub fn result(
+        &self,
+        id: JobId,
+        statement: u64,
+        offset: u64,
+        limit: usize,
+    ) -> Result<ResultPage> {
+        let page_rows = self.inner.cfg.result_page_rows;
+        let limit = if limit == 0 { page_rows } else { limit.min(page_rows) };
+        let job = self.job(id)?;
+        if !job.has_result {
+            return Err(Error::InvalidState(format!(
+                "job {id} is {} and has no result{}",
+                job.state,
+                if job.state.is_active() { " yet" } else { "" }
+            )));
+        }
+        let page = results::read_page(&self.inner.result_path(id), statement, offset, limit)?;
+        if job.state == JobState::Completed {
+            let mut st = self.inner.state.lock();
+            if st.jobs.get(&id).is_some_and(|e| e.job.state == JobState::Completed) {
+                self.inner.transition(&mut st, id, true, |job| job.state = JobState::Delivered)?;
+            }
+        }
+        Ok(page)
     }
 
     /// Removes terminal jobs (and their files) last updated more than the

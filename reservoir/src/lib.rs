@@ -34,6 +34,7 @@ mod core;
 mod error;
 pub mod eventlog;
 mod job;
+pub mod results;
 mod upload;
 
 pub use crate::core::{Advice, Config, Pressure, Reservoir, Stats, Submission, now_ms};
