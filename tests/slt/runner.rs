@@ -51,6 +51,8 @@ pub trait Engine {
 
     /// Runs a `query`. `Err` only if the query cannot be prepared; an error
     /// while it runs ends it and the rows obtained so far are returned.
+    /// Each row holds one value per result column; the runner checks that
+    /// against the record's type string (an empty result cannot be checked).
     fn query(&mut self, sql: &str) -> Result<Vec<Vec<SltValue>>, String>;
 }
 
