@@ -62,7 +62,7 @@ struct Meta<K> {
 }
 
 struct State<K> {
-    map: HashMap<K, FrameId>,
+    map: HashMap<K, FrameId, foldhash::fast::RandomState>,
     meta: Box<[Meta<K>]>,
     /// Frames freed by `remove`/`rekey`/`remove_where`, used before the CLOCK
     /// hand so that invalidating pages never costs a useful one. Entries may
@@ -191,7 +191,7 @@ impl<K: Copy + Eq + Hash + fmt::Debug + Send + Sync> BufferPool<K> {
                 })
                 .collect(),
             state: Mutex::new(State {
-                map: HashMap::with_capacity(frames),
+                map: HashMap::with_capacity_and_hasher(frames, Default::default()),
                 meta: vec![meta; frames].into_boxed_slice(),
                 free: (0..frames).rev().map(FrameId).collect(),
                 hand: 0,
@@ -296,6 +296,11 @@ impl<K: Copy + Eq + Hash + fmt::Debug + Send + Sync> BufferPool<K> {
     /// Marks `key`'s frame dirty or clean. Dirty frames are never evicted:
     /// the owner writes them out and clears the flag. Returns false (and
     /// changes nothing) if the key is not cached and loaded.
+    ///
+    /// May be called while holding a guard on the key, a [`PageMut`]
+    /// included, and should be when installing a new page: once the last
+    /// guard is dropped a clean frame is fair game for another thread's miss,
+    /// so marking it dirty afterwards can find it already gone (false).
     pub fn set_dirty(&self, key: K, dirty: bool) -> bool {
         let mut st = self.state.lock();
         let Some(frame) = st.ready(&key) else { return false };

@@ -153,6 +153,19 @@ fn dirty_flags_are_tracked() {
 }
 
 #[test]
+fn set_dirty_under_a_write_guard_protects_the_new_page() {
+    let pool = BufferPool::<u64>::new(1);
+    {
+        let mut page = pool.get_mut(1, loader(1)).unwrap();
+        stamp(&mut page, 10);
+        assert!(pool.set_dirty(1, true), "marking under the guard must not deadlock");
+    }
+    // The only frame is dirty: a miss cannot take it.
+    assert_eq!(pool.get(2, loader(2)).unwrap_err(), TestError::Pool(PoolError::Exhausted));
+    assert_eq!(read_stamp(&pool.get(1, no_load).unwrap()), 10);
+}
+
+#[test]
 fn get_mut_writes_are_seen_by_later_readers() {
     let pool = BufferPool::<u64>::new(2);
     {
