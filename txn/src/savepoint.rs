@@ -16,6 +16,7 @@
 //!   below, which keeps its own (older) pre-images.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 use asadb_pager::page::new_page;
 use asadb_pager::{Header, PageBuf, PageId, page};
@@ -137,10 +138,11 @@ impl WriteTxn {
         let mut oldest: HashMap<PageId, Pre> = HashMap::new();
         for level in &mut undone {
             for (page, pre) in level.pre.drain() {
-                if oldest.contains_key(&page) {
-                    forget(st, pre);
-                } else {
-                    oldest.insert(page, pre);
+                match oldest.entry(page) {
+                    Entry::Occupied(_) => forget(st, pre),
+                    Entry::Vacant(v) => {
+                        v.insert(pre);
+                    }
                 }
             }
         }

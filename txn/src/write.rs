@@ -312,10 +312,8 @@ impl WriteTxn {
     /// visible to new readers. On error nothing is published and the
     /// transaction is rolled back.
     pub fn commit(mut self) -> Result<()> {
-        let committed = self.commit_inner();
-        if committed.is_err() {
-            return committed; // Drop rolls back and releases the writer lock.
-        }
+        // On error, Drop rolls back and releases the writer lock.
+        self.commit_inner()?;
         self.finished = true;
         let shared = self.shared.clone();
         let want = shared.opts.checkpoint_frames;

@@ -158,11 +158,15 @@ fn body(
     Ok(())
 }
 
-/// Runs the workload until it ends or something fails.
+/// Runs the workload on a new database until it ends or something fails.
 pub fn run(db: &Db, w: &Workload) -> Outcome {
+    run_from(db, w, Outcome { models: vec![Model::new()], in_flight: None, error: None })
+}
+
+/// Runs the workload on a database holding the last commit of `out`.
+pub fn run_from(db: &Db, w: &Workload, mut out: Outcome) -> Outcome {
     let mut rng = StdRng::seed_from_u64(w.seed);
-    let mut out = Outcome { models: vec![Model::new()], in_flight: None, error: None };
-    let mut next_value = 0u64;
+    let mut next_value = w.seed << 32;
     for t in 0..w.txns {
         let mut model = out.models.last().expect("never empty").clone();
         let txn = match db.begin_write() {
