@@ -1,5 +1,6 @@
 //! loom model checks of the pool's concurrency core: pin vs evict, two loads
-//! of one key, unpin then evict, and a failed load seen by a waiter.
+//! of one key, unpin then evict, a failed load seen by a waiter, and
+//! `remove`/`rekey` racing a reader.
 //!
 //! Run with `LOOM_MAX_PREEMPTIONS=2 RUSTFLAGS="--cfg loom" cargo test -p
 //! asadb-bufferpool --release --lib loom`. Pools are tiny (1–2 frames, 2
@@ -137,6 +138,36 @@ fn loom_failed_load_is_never_observed() {
         drop(page);
         failing.join().unwrap();
         assert!(pool.contains(1));
+        assert_eq!(pool.stats().pinned, 0);
+    });
+}
+
+/// `remove` and `rekey` racing a reader: the reader's guard keeps key 1's
+/// bytes whether it pinned before or after, `remove` never drops a pinned
+/// frame, and the moved frame carries key 1's bytes under key 2.
+#[test]
+fn loom_remove_and_rekey_never_pull_a_pinned_frame() {
+    loom::model(|| {
+        let pool = Arc::new(BufferPool::<u32>::new(2));
+        drop(pool.get(1, stamp(1)).unwrap());
+        let other = pool.clone();
+        let reader = thread::spawn(move || {
+            let page = other.get(1, stamp(1)).unwrap();
+            assert_eq!(read(&page), 1);
+            thread::yield_now();
+            assert_eq!(read(&page), 1);
+        });
+        // Key 1 stays mapped unless removed here, so a refusal can only mean
+        // the reader had it pinned; then move it under the reader's feet.
+        let moved = !pool.remove(1);
+        if moved {
+            assert!(pool.rekey(1, 2), "a key that refused removal must be cached");
+        }
+        reader.join().unwrap();
+        assert_eq!(pool.contains(2), moved);
+        if moved {
+            assert_eq!(read(&pool.get(2, stamp(99)).unwrap()), 1);
+        }
         assert_eq!(pool.stats().pinned, 0);
     });
 }
