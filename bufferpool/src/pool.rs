@@ -16,10 +16,12 @@
 //!   `FrameData::valid` is false until the load succeeds. Anyone who pinned
 //!   it re-checks `valid` under the frame lock; on a failed load the loader
 //!   unmaps the key *before* releasing the lock, so waiters retry and load.
-//! - `rekey`/`remove` may detach a frame that is still pinned (`rekey` onto a
-//!   pinned target): it loses its key but keeps its bytes for the guards that
-//!   hold it, and becomes a free frame once the last pin drops (the CLOCK
-//!   hand finds it; nothing needs to be told).
+//! - `rekey` onto a pinned target detaches that frame: it loses its key but
+//!   keeps its bytes for the guards that hold it, and becomes a free frame
+//!   once the last pin drops (the CLOCK hand finds it; nothing needs to be
+//!   told). Frames freed while unpinned go on the free list instead.
+//! - Nothing allocates after `new`: the map never holds more than
+//!   `capacity` keys and the free list never more than `capacity` entries.
 
 use std::collections::HashMap;
 use std::fmt;
