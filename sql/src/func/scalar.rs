@@ -1,0 +1,710 @@
+//! Scalar built-in functions (SQLite's `func.c`), one small function each,
+//! dispatched by name in [`scalar`].
+
+use std::borrow::Cow;
+
+use super::pattern::{GLOB_INFO, LIKE_INFO, matches, utf8_read};
+use super::printf::{self, MAX_LENGTH};
+use super::wrong_args;
+use crate::value::{FloatSpec, FloatStyle, Value, atof, compare, format_float};
+use crate::{Error, Result};
+
+/// Evaluates the scalar function `name` (lower case) on `args`.
+///
+/// Functions: abs, char, coalesce, concat, concat_ws, format/printf, glob,
+/// hex, iif/if, ifnull, instr, length, like, likelihood, likely, lower,
+/// ltrim, max/min (two or more arguments), nullif, octet_length, quote,
+/// random, randomblob, replace, round, rtrim, sign, substr/substring, trim,
+/// typeof, unhex, unicode, unlikely, upper, zeroblob.
+pub fn scalar(name: &str, args: &[Value]) -> Result<Value> {
+    let n = args.len();
+    let arity = |ok: bool| if ok { Ok(()) } else { wrong_args(name) };
+    match name {
+        "abs" => {
+            arity(n == 1)?;
+            abs(&args[0])
+        }
+        "char" => Ok(char_fn(args)),
+        "coalesce" => {
+            arity(n >= 2)?;
+            Ok(args.iter().find(|v| !v.is_null()).cloned().unwrap_or(Value::Null))
+        }
+        "ifnull" => {
+            arity(n == 2)?;
+            Ok(if args[0].is_null() { args[1].clone() } else { args[0].clone() })
+        }
+        "concat" => {
+            arity(n >= 1)?;
+            Ok(concat_ws(b"", args))
+        }
+        "concat_ws" => {
+            arity(n >= 2)?;
+            match args[0].text_bytes() {
+                None => Ok(Value::Null),
+                Some(sep) => Ok(concat_ws(&sep, &args[1..])),
+            }
+        }
+        "format" | "printf" => match args.first().and_then(Value::text_bytes) {
+            None => Ok(Value::Null),
+            Some(fmt) => Ok(text_value(printf::format(&fmt, &args[1..])?)),
+        },
+        "glob" => {
+            arity(n == 2)?;
+            pattern_fn(&args[0], &args[1], None, true)
+        }
+        "like" => {
+            arity(n == 2 || n == 3)?;
+            pattern_fn(&args[0], &args[1], args.get(2), false)
+        }
+        "hex" => {
+            arity(n == 1)?;
+            Ok(Value::Text(hex(&args[0].text_bytes().unwrap_or_default())))
+        }
+        "unhex" => {
+            arity(n == 1 || n == 2)?;
+            Ok(unhex(&args[0], args.get(1)))
+        }
+        "iif" | "if" => {
+            arity(n >= 2)?;
+            Ok(iif(args))
+        }
+        "instr" => {
+            arity(n == 2)?;
+            Ok(instr(&args[0], &args[1]))
+        }
+        "length" => {
+            arity(n == 1)?;
+            Ok(length(&args[0]))
+        }
+        "octet_length" => {
+            arity(n == 1)?;
+            Ok(match args[0].text_bytes() {
+                None => Value::Null,
+                Some(b) => Value::Integer(b.len() as i64),
+            })
+        }
+        "likely" | "unlikely" => {
+            arity(n == 1)?;
+            Ok(args[0].clone())
+        }
+        "likelihood" => {
+            arity(n == 2)?;
+            let p = match &args[1] {
+                Value::Integer(i) => Some(*i as f64),
+                Value::Real(r) => Some(*r),
+                _ => None,
+            };
+            match p {
+                Some(p) if (0.0..=1.0).contains(&p) => Ok(args[0].clone()),
+                _ => crate::errinput!(
+                    "second argument to likelihood() must be a constant between 0.0 and 1.0"
+                ),
+            }
+        }
+        "lower" | "upper" => {
+            arity(n == 1)?;
+            Ok(match args[0].text_bytes() {
+                None => Value::Null,
+                Some(b) => {
+                    let mapped: Vec<u8> = if name == "lower" {
+                        b.iter().map(u8::to_ascii_lowercase).collect()
+                    } else {
+                        b.iter().map(u8::to_ascii_uppercase).collect()
+                    };
+                    text_value(mapped)
+                }
+            })
+        }
+        "trim" | "ltrim" | "rtrim" => {
+            arity(n == 1 || n == 2)?;
+            let (left, right) = match name {
+                "ltrim" => (true, false),
+                "rtrim" => (false, true),
+                _ => (true, true),
+            };
+            Ok(trim(&args[0], args.get(1), left, right))
+        }
+        "max" | "min" => {
+            // One argument is the aggregate; the executor routes that.
+            arity(n >= 2)?;
+            Ok(min_max(args, name == "max"))
+        }
+        "nullif" => {
+            arity(n == 2)?;
+            Ok(if compare(&args[0], &args[1]).is_ne() { args[0].clone() } else { Value::Null })
+        }
+        "quote" => {
+            arity(n == 1)?;
+            Ok(Value::Text(quote(&args[0])))
+        }
+        "random" => {
+            arity(n == 0)?;
+            let r = rng::next() as i64;
+            Ok(Value::Integer(if r < 0 { -(r & i64::MAX) } else { r }))
+        }
+        "randomblob" => {
+            arity(n == 1)?;
+            let len = args[0].to_i64().max(1);
+            if len as u64 > MAX_LENGTH as u64 {
+                return Err(Error::TooLarge("string or blob too big".into()));
+            }
+            let mut b = Vec::with_capacity(len as usize);
+            while b.len() < len as usize {
+                let word = rng::next().to_le_bytes();
+                let take = (len as usize - b.len()).min(8);
+                b.extend_from_slice(&word[..take]);
+            }
+            Ok(Value::Blob(b))
+        }
+        "replace" => {
+            arity(n == 3)?;
+            Ok(replace(&args[0], &args[1], &args[2]))
+        }
+        "round" => {
+            arity(n == 1 || n == 2)?;
+            Ok(round(&args[0], args.get(1)))
+        }
+        "sign" => {
+            arity(n == 1)?;
+            Ok(sign(&args[0]))
+        }
+        "substr" | "substring" => {
+            arity(n == 2 || n == 3)?;
+            Ok(substr(&args[0], &args[1], args.get(2)))
+        }
+        "typeof" => {
+            arity(n == 1)?;
+            Ok(Value::Text(args[0].type_name().to_owned()))
+        }
+        "unicode" => {
+            arity(n == 1)?;
+            Ok(match args[0].text_bytes() {
+                Some(b) if b.first().is_some_and(|&c| c != 0) => {
+                    let mut i = 0;
+                    Value::Integer(i64::from(utf8_read(&b, &mut i)))
+                }
+                _ => Value::Null,
+            })
+        }
+        "zeroblob" => {
+            arity(n == 1)?;
+            let len = args[0].to_i64().max(0);
+            if len as u64 > MAX_LENGTH as u64 {
+                return Err(Error::TooLarge("string or blob too big".into()));
+            }
+            Ok(Value::Blob(vec![0; len as usize]))
+        }
+        "count" | "sum" | "total" | "avg" | "group_concat" | "string_agg" => {
+            crate::errinput!("misuse of aggregate function {name}()")
+        }
+        _ => crate::errinput!("no such function: {name}"),
+    }
+}
+
+/// TEXT from bytes (lossy for non-UTF-8, see the `value` module docs).
+fn text_value(b: Vec<u8>) -> Value {
+    Value::Blob(b).into_text().map_or(Value::Null, Value::Text)
+}
+
+/// Byte slice up to the first NUL (what SQLite's C-string loops see).
+fn c_str(b: &[u8]) -> &[u8] {
+    match b.iter().position(|&c| c == 0) {
+        Some(p) => &b[..p],
+        None => b,
+    }
+}
+
+fn abs(v: &Value) -> Result<Value> {
+    Ok(match v {
+        Value::Integer(i) => match i.checked_abs() {
+            Some(a) => Value::Integer(a),
+            None => return crate::errinput!("integer overflow"),
+        },
+        Value::Null => Value::Null,
+        other => Value::Real(other.to_f64().abs()),
+    })
+}
+
+fn char_fn(args: &[Value]) -> Value {
+    let mut s = String::with_capacity(args.len());
+    for a in args {
+        let x = a.to_i64();
+        let c = if (0..=0x10ffff).contains(&x) { x as u32 } else { 0xfffd };
+        // Surrogates cannot be held in a Rust string.
+        s.push(char::from_u32(c).unwrap_or('\u{fffd}'));
+    }
+    Value::Text(s)
+}
+
+fn concat_ws(sep: &[u8], args: &[Value]) -> Value {
+    let mut out = Vec::new();
+    let mut first = true;
+    for a in args.iter().filter(|a| !a.is_null()) {
+        if !first {
+            out.extend_from_slice(sep);
+        }
+        a.append_text_bytes(&mut out);
+        first = false;
+    }
+    text_value(out)
+}
+
+fn pattern_fn(pattern: &Value, text: &Value, escape: Option<&Value>, glob: bool) -> Result<Value> {
+    let Some(pat) = pattern.text_bytes() else { return Ok(Value::Null) };
+    if pat.len() > 50000 {
+        return crate::errinput!("LIKE or GLOB pattern too complex");
+    }
+    let mut esc = 0;
+    if let Some(e) = escape {
+        let Some(e) = e.text_bytes() else { return Ok(Value::Null) };
+        let e = c_str(&e);
+        let mut i = 0;
+        esc = utf8_read(e, &mut i);
+        if e.is_empty() || i != e.len() {
+            return crate::errinput!("ESCAPE expression must be a single character");
+        }
+    }
+    let Some(txt) = text.text_bytes() else { return Ok(Value::Null) };
+    let info = if glob { GLOB_INFO } else { LIKE_INFO };
+    Ok(Value::Integer(i64::from(matches(&pat, &txt, info, esc))))
+}
+
+fn hex(b: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789ABCDEF";
+    let mut s = String::with_capacity(b.len() * 2);
+    for &c in b {
+        s.push(char::from(DIGITS[usize::from(c >> 4)]));
+        s.push(char::from(DIGITS[usize::from(c & 0xf)]));
+    }
+    s
+}
+
+fn hex_val(c: u8) -> u8 {
+    match c {
+        b'0'..=b'9' => c - b'0',
+        b'a'..=b'f' => c - b'a' + 10,
+        _ => c - b'A' + 10,
+    }
+}
+
+fn unhex(v: &Value, pass: Option<&Value>) -> Value {
+    let Some(z) = v.text_bytes() else { return Value::Null };
+    let pass: Cow<'_, [u8]> = match pass {
+        None => Cow::Borrowed(b""),
+        Some(p) => match p.text_bytes() {
+            None => return Value::Null,
+            Some(p) => p,
+        },
+    };
+    let z = c_str(&z);
+    let pass_has = |ch: u32| {
+        let mut i = 0;
+        while i < pass.len() {
+            if utf8_read(&pass, &mut i) == ch {
+                return true;
+            }
+        }
+        false
+    };
+    let mut out = Vec::with_capacity(z.len() / 2);
+    let mut i = 0;
+    while i < z.len() {
+        let c = z[i];
+        if !c.is_ascii_hexdigit() {
+            let ch = utf8_read(z, &mut i);
+            if !pass_has(ch) {
+                return Value::Null;
+            }
+            continue;
+        }
+        let Some(&d) = z.get(i + 1) else { return Value::Null };
+        if !d.is_ascii_hexdigit() {
+            return Value::Null;
+        }
+        out.push((hex_val(c) << 4) | hex_val(d));
+        i += 2;
+    }
+    Value::Blob(out)
+}
+
+/// `iif(c1, v1, c2, v2, …, [else])`: CASE WHEN c1 THEN v1 … ELSE else END.
+fn iif(args: &[Value]) -> Value {
+    let mut pairs = args.chunks_exact(2);
+    for pair in pairs.by_ref() {
+        if pair[0].truthy() == Some(true) {
+            return pair[1].clone();
+        }
+    }
+    pairs.remainder().first().cloned().unwrap_or(Value::Null)
+}
+
+fn instr(hay: &Value, needle: &Value) -> Value {
+    if hay.is_null() || needle.is_null() {
+        return Value::Null;
+    }
+    let both_blob = matches!((hay, needle), (Value::Blob(_), Value::Blob(_)));
+    let (Some(h), Some(nd)) = (hay.text_bytes(), needle.text_bytes()) else {
+        return Value::Null;
+    };
+    if nd.is_empty() {
+        return Value::Integer(1);
+    }
+    let is_text = !both_blob;
+    let mut pos = 1i64;
+    let mut i = 0;
+    while nd.len() <= h.len() - i {
+        if h[i..].starts_with(&nd) {
+            return Value::Integer(pos);
+        }
+        pos += 1;
+        i += 1;
+        while is_text && i < h.len() && h[i] & 0xc0 == 0x80 {
+            i += 1;
+        }
+    }
+    Value::Integer(0)
+}
+
+fn length(v: &Value) -> Value {
+    match v {
+        Value::Null => Value::Null,
+        Value::Text(s) => {
+            // Characters up to the first NUL.
+            let b = c_str(s.as_bytes());
+            Value::Integer(b.iter().filter(|&&c| c & 0xc0 != 0x80).count() as i64)
+        }
+        other => Value::Integer(other.text_bytes().map_or(0, |b| b.len()) as i64),
+    }
+}
+
+fn trim(v: &Value, set: Option<&Value>, left: bool, right: bool) -> Value {
+    let Some(z) = v.text_bytes() else { return Value::Null };
+    let chars: Vec<Vec<u8>> = match set {
+        None => vec![b" ".to_vec()],
+        Some(s) => match s.text_bytes() {
+            None => return Value::Null,
+            Some(s) => {
+                let s = c_str(&s);
+                let mut out = Vec::new();
+                let mut i = 0;
+                while i < s.len() {
+                    let start = i;
+                    i += 1;
+                    if s[start] >= 0xc0 {
+                        while i < s.len() && s[i] & 0xc0 == 0x80 {
+                            i += 1;
+                        }
+                    }
+                    out.push(s[start..i].to_vec());
+                }
+                out
+            }
+        },
+    };
+    let mut b: &[u8] = &z;
+    if !chars.is_empty() {
+        if left {
+            while let Some(c) = chars.iter().find(|c| b.starts_with(c)) {
+                b = &b[c.len()..];
+                if b.is_empty() {
+                    break;
+                }
+            }
+        }
+        if right {
+            while let Some(c) = chars.iter().find(|c| b.ends_with(c)) {
+                b = &b[..b.len() - c.len()];
+                if b.is_empty() {
+                    break;
+                }
+            }
+        }
+    }
+    text_value(b.to_vec())
+}
+
+/// Scalar min()/max(): NULL if any argument is NULL; ties keep SQLite's
+/// choice (min takes the later of equal values, max the earlier).
+fn min_max(args: &[Value], max: bool) -> Value {
+    if args.iter().any(Value::is_null) {
+        return Value::Null;
+    }
+    let mut best = 0;
+    for i in 1..args.len() {
+        let c = compare(&args[best], &args[i]);
+        let take = if max { c.is_lt() } else { c.is_ge() };
+        if take {
+            best = i;
+        }
+    }
+    args[best].clone()
+}
+
+/// `quote(x)`: an SQL literal for the value.
+pub(crate) fn quote(v: &Value) -> String {
+    match v {
+        Value::Null => "NULL".into(),
+        Value::Integer(i) => i.to_string(),
+        Value::Real(r) => {
+            let mut out = Vec::new();
+            let spec = FloatSpec { zero_pad: true, ..FloatSpec::REAL_TO_TEXT };
+            format_float(&mut out, *r, &spec);
+            String::from_utf8_lossy(&out).into_owned()
+        }
+        Value::Blob(b) => format!("X'{}'", hex(b)),
+        Value::Text(s) => {
+            let s = match s.find('\0') {
+                Some(p) => &s[..p],
+                None => s,
+            };
+            let mut q = String::with_capacity(s.len() + 2);
+            q.push('\'');
+            for ch in s.chars() {
+                q.push(ch);
+                if ch == '\'' {
+                    q.push('\'');
+                }
+            }
+            q.push('\'');
+            q
+        }
+    }
+}
+
+fn replace(s: &Value, pat: &Value, rep: &Value) -> Value {
+    let Some(z) = s.text_bytes() else { return Value::Null };
+    let Some(p) = pat.text_bytes() else { return Value::Null };
+    if p.first().is_none_or(|&c| c == 0) {
+        return text_value(z.into_owned());
+    }
+    let Some(r) = rep.text_bytes() else { return Value::Null };
+    let mut out = Vec::with_capacity(z.len());
+    let mut i = 0;
+    while i + p.len() <= z.len() {
+        if z[i..].starts_with(&p) {
+            out.extend_from_slice(&r);
+            i += p.len();
+        } else {
+            out.push(z[i]);
+            i += 1;
+        }
+    }
+    out.extend_from_slice(&z[i..]);
+    text_value(out)
+}
+
+fn round(v: &Value, digits: Option<&Value>) -> Value {
+    let mut n = 0;
+    if let Some(d) = digits {
+        if d.is_null() {
+            return Value::Null;
+        }
+        n = d.to_i64().clamp(0, 30);
+    }
+    if v.is_null() {
+        return Value::Null;
+    }
+    let mut r = v.to_f64();
+    if !(-4503599627370496.0..=4503599627370496.0).contains(&r) {
+        // No fractional part: nothing to round.
+    } else if n == 0 {
+        r = ((r + if r < 0.0 { -0.5 } else { 0.5 }) as i64) as f64;
+    } else {
+        let mut out = Vec::new();
+        let spec = FloatSpec {
+            style: FloatStyle::Fixed,
+            precision: n,
+            alt2: true,
+            ..FloatSpec::REAL_TO_TEXT
+        };
+        format_float(&mut out, r, &spec);
+        r = atof(&out).value;
+    }
+    Value::Real(r)
+}
+
+fn sign(v: &Value) -> Value {
+    let x = match v {
+        Value::Integer(i) => *i as f64,
+        Value::Real(r) => *r,
+        Value::Text(s) => match crate::value::parse_numeric_text(s) {
+            Some(n) => n.to_f64(),
+            None => return Value::Null,
+        },
+        _ => return Value::Null,
+    };
+    Value::Integer(if x < 0.0 {
+        -1
+    } else if x > 0.0 {
+        1
+    } else {
+        0
+    })
+}
+
+fn substr(v: &Value, start: &Value, len: Option<&Value>) -> Value {
+    let Some(z) = v.text_bytes() else { return Value::Null };
+    let is_blob = matches!(v, Value::Blob(_));
+    if is_blob && z.is_empty() {
+        // sqlite3_value_blob() of an empty blob is a NULL pointer.
+        return Value::Null;
+    }
+    let mut p1 = start.to_i64();
+    let z: &[u8] = if is_blob { &z } else { c_str(&z) };
+    let mut total = 0i64;
+    if !is_blob && p1 < 0 {
+        total = z.iter().filter(|&&c| c & 0xc0 != 0x80).count() as i64;
+    }
+    if is_blob {
+        total = z.len() as i64;
+    }
+    let mut p2 = match len {
+        Some(l) => {
+            if l.is_null() {
+                return Value::Null;
+            }
+            l.to_i64()
+        }
+        None => i64::MAX,
+    };
+    if p1 == 0 && start.is_null() {
+        return Value::Null;
+    }
+    if p1 < 0 {
+        p1 = p1.saturating_add(total);
+        if p1 < 0 {
+            p2 = if p2 < 0 { 0 } else { p2.saturating_add(p1) };
+            p1 = 0;
+        }
+    } else if p1 > 0 {
+        p1 -= 1;
+    } else if p2 > 0 {
+        p2 -= 1;
+    }
+    if p2 < 0 {
+        if p2 < -p1 {
+            p2 = p1;
+        } else {
+            p2 = -p2;
+        }
+        p1 -= p2;
+    }
+    if is_blob {
+        let len = z.len() as i64;
+        if p1 >= len {
+            return Value::Blob(Vec::new());
+        }
+        let p2 = p2.min(len - p1);
+        return Value::Blob(z[p1 as usize..(p1 + p2) as usize].to_vec());
+    }
+    let mut i = 0usize;
+    let skip = |i: &mut usize| {
+        *i += 1;
+        while *i < z.len() && z[*i] & 0xc0 == 0x80 {
+            *i += 1;
+        }
+    };
+    while p1 > 0 && i < z.len() {
+        skip(&mut i);
+        p1 -= 1;
+    }
+    let mut j = i;
+    while p2 > 0 && j < z.len() {
+        skip(&mut j);
+        p2 -= 1;
+    }
+    text_value(z[i..j].to_vec())
+}
+
+/// A small per-thread PRNG for random()/randomblob() (not cryptographic,
+/// like SQLite's). Seeded from std's per-process random hasher keys.
+mod rng {
+    use std::cell::Cell;
+    use std::hash::{BuildHasher, Hasher};
+
+    thread_local! {
+        static STATE: Cell<u64> = Cell::new({
+            let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+            h.write_u64(std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64));
+            h.finish() | 1
+        });
+    }
+
+    /// xorshift64*.
+    pub fn next() -> u64 {
+        STATE.with(|s| {
+            let mut x = s.get();
+            x ^= x >> 12;
+            x ^= x << 25;
+            x ^= x >> 27;
+            s.set(x);
+            x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(name: &str, args: &[Value]) -> Value {
+        scalar(name, args).unwrap()
+    }
+    fn t(s: &str) -> Value {
+        Value::Text(s.into())
+    }
+    fn i(x: i64) -> Value {
+        Value::Integer(x)
+    }
+
+    #[test]
+    fn errors() {
+        assert_eq!(scalar("nosuch", &[]).unwrap_err().to_string(), "no such function: nosuch");
+        assert_eq!(
+            scalar("abs", &[]).unwrap_err().to_string(),
+            "wrong number of arguments to function abs()"
+        );
+        assert_eq!(scalar("abs", &[i(i64::MIN)]).unwrap_err().to_string(), "integer overflow");
+    }
+
+    #[test]
+    fn substr_edges() {
+        assert_eq!(call("substr", &[t("hello"), i(2), i(3)]), t("ell"));
+        assert_eq!(call("substr", &[t("hello"), i(0), i(2)]), t("h"));
+        assert_eq!(call("substr", &[t("hello"), i(-3)]), t("llo"));
+        assert_eq!(call("substr", &[t("hello"), i(3), i(-2)]), t("he"));
+        assert_eq!(call("substr", &[t("héllo"), i(2), i(2)]), t("él"));
+        assert_eq!(call("substr", &[Value::Blob(vec![1, 2, 3]), i(2)]), Value::Blob(vec![2, 3]));
+    }
+
+    #[test]
+    fn misc() {
+        assert_eq!(call("round", &[Value::Real(2.5)]), Value::Real(3.0));
+        assert_eq!(call("round", &[Value::Real(-2.5)]), Value::Real(-3.0));
+        assert_eq!(call("round", &[Value::Real(1.2345), i(2)]), Value::Real(1.23));
+        assert_eq!(call("length", &[Value::Blob(vec![0xc3, 0xa9])]), i(2));
+        assert_eq!(call("length", &[t("é")]), i(1));
+        assert_eq!(call("hex", &[i(12)]), t("3132"));
+        assert_eq!(call("quote", &[t("it's")]), t("'it''s'"));
+        assert_eq!(call("quote", &[Value::Real(1.0)]), t("1.0"));
+        assert!(call("max", &[i(1), Value::Null]).is_null());
+        assert_eq!(call("trim", &[t("xxhixx"), t("x")]), t("hi"));
+        assert_eq!(call("replace", &[t("aXbX"), t("X"), t("yy")]), t("ayybyy"));
+        assert_eq!(call("instr", &[t("héllo"), t("l")]), i(3));
+        assert_eq!(call("unhex", &[t("AB CD"), t(" ")]), Value::Blob(vec![0xab, 0xcd]));
+        assert!(call("unhex", &[t("ABC")]).is_null());
+        assert_eq!(call("iif", &[i(0), i(1), i(2)]), i(2));
+        assert!(call("iif", &[i(0), i(1)]).is_null());
+        assert_eq!(call("concat_ws", &[t(","), i(1), Value::Null, t("b")]), t("1,b"));
+        assert_eq!(call("sign", &[t("-3")]), i(-1));
+        assert!(call("sign", &[t("x")]).is_null());
+        assert_eq!(call("like", &[t("A%"), t("abc")]), i(1));
+        assert_eq!(call("char", &[i(72), i(105)]), t("Hi"));
+        assert_eq!(call("unicode", &[t("é")]), i(233));
+        let r = call("random", &[]);
+        assert!(matches!(r, Value::Integer(x) if x != i64::MIN));
+        assert!(matches!(call("randomblob", &[i(0)]), Value::Blob(b) if b.len() == 1));
+    }
+}
