@@ -29,6 +29,7 @@
 use crate::{Result, Value, corrupt};
 
 /// Appends `v` as an unsigned LEB128 varint (7 bits a byte, low bits first).
+#[inline]
 pub(crate) fn put_varint(out: &mut Vec<u8>, mut v: u64) {
     while v >= 0x80 {
         out.push((v as u8) | 0x80);
@@ -45,7 +46,19 @@ pub(crate) fn varint_len(v: u64) -> usize {
 
 /// Reads a varint at `buf[*pos..]`, advancing `pos`. `None` if it runs past
 /// the end or is longer than a u64 can hold.
+#[inline]
 pub(crate) fn get_varint(buf: &[u8], pos: &mut usize) -> Option<u64> {
+    // One byte is by far the most common case (lengths below 128).
+    let first = *buf.get(*pos)?;
+    if first < 0x80 {
+        *pos += 1;
+        return Some(u64::from(first));
+    }
+    get_varint_long(buf, pos)
+}
+
+#[cold]
+fn get_varint_long(buf: &[u8], pos: &mut usize) -> Option<u64> {
     let mut v: u64 = 0;
     for shift in (0..64).step_by(7) {
         let b = *buf.get(*pos)?;

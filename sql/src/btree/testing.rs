@@ -20,8 +20,8 @@ pub struct MemPages {
 
 struct State {
     header: Header,
-    /// Allocated pages that are not free.
-    live: BTreeSet<u32>,
+    /// Per page id: allocated and not free.
+    live: Vec<bool>,
     free: Vec<u32>,
     allocations: u64,
 }
@@ -39,7 +39,7 @@ impl MemPages {
             pages: (0..capacity).map(|_| OnceLock::new()).collect(),
             state: RefCell::new(State {
                 header,
-                live: BTreeSet::new(),
+                live: vec![false; capacity],
                 free: Vec::new(),
                 allocations: 0,
             }),
@@ -48,7 +48,8 @@ impl MemPages {
 
     /// Pages allocated and not freed.
     pub fn live_pages(&self) -> BTreeSet<PageId> {
-        self.state.borrow().live.iter().map(|&p| PageId(p)).collect()
+        let st = self.state.borrow();
+        (0..st.live.len()).filter(|&p| st.live[p]).map(|p| PageId(p as u32)).collect()
     }
 
     /// Calls to `allocate` so far.
@@ -57,7 +58,7 @@ impl MemPages {
     }
 
     fn cell(&self, id: PageId) -> Result<&RefCell<PageBuf>, asadb_txn::Error> {
-        if !self.state.borrow().live.contains(&id.0) {
+        if !self.state.borrow().live.get(id.0 as usize).copied().unwrap_or(false) {
             return Err(error(id, "page is not allocated"));
         }
         Ok(self.pages[id.0 as usize].get_or_init(|| Box::new(RefCell::new([0; PAGE_SIZE]))))
@@ -100,7 +101,7 @@ impl PageWrite for MemPages {
                     id
                 }
             };
-            st.live.insert(id);
+            st.live[id as usize] = true;
             st.header.freelist_count = st.free.len() as u32;
             st.allocations += 1;
             PageId(id)
@@ -114,7 +115,7 @@ impl PageWrite for MemPages {
         let cell = self.cell(id)?;
         assert!(cell.try_borrow_mut().is_ok(), "page {id} freed while a guard holds it");
         let mut st = self.state.borrow_mut();
-        st.live.remove(&id.0);
+        st.live[id.0 as usize] = false;
         st.free.push(id.0);
         st.header.freelist_count = st.free.len() as u32;
         Ok(())

@@ -20,6 +20,7 @@ use super::node::{
 };
 use super::overflow::{free_chain, read_chain, write_chain};
 use super::{Storage, StorageMut};
+use crate::record::put_varint;
 use crate::{Error, Result, corrupt};
 
 /// Deeper than any valid tree can be (each level multiplies the entries by
@@ -92,7 +93,17 @@ pub(crate) fn search_leaf<T: Storage>(
     node: &NodeRef<'_>,
     probe: &[u8],
 ) -> Result<Result<usize, usize>> {
-    let (mut lo, mut hi) = (0, node.count);
+    if node.count == 0 {
+        return Ok(Err(0));
+    }
+    // Appends (ascending keys) are the common case: try the last cell first.
+    let last = node.count - 1;
+    match cmp_key(tx, &node.cell(last)?, probe)? {
+        Ordering::Less => return Ok(Err(node.count)),
+        Ordering::Equal => return Ok(Ok(last)),
+        Ordering::Greater => {}
+    }
+    let (mut lo, mut hi) = (0, last);
     while lo < hi {
         let mid = (lo + hi) / 2;
         match cmp_key(tx, &node.cell(mid)?, probe)? {
@@ -110,7 +121,15 @@ pub(crate) fn search_interior<T: Storage>(
     node: &NodeRef<'_>,
     probe: &[u8],
 ) -> Result<usize> {
-    let (mut lo, mut hi) = (0, node.count);
+    if node.count == 0 {
+        return Ok(0);
+    }
+    // As in `search_leaf`: ascending keys go right, past the last separator.
+    let last = node.count - 1;
+    if cmp_key(tx, &node.cell(last)?, probe)? != Ordering::Greater {
+        return Ok(node.count);
+    }
+    let (mut lo, mut hi) = (0, last);
     while lo < hi {
         let mid = (lo + hi) / 2;
         if cmp_key(tx, &node.cell(mid)?, probe)? == Ordering::Greater {
@@ -140,10 +159,13 @@ fn build_leaf_cell<T: StorageMut>(tx: &T, key: &[u8], val: &[u8]) -> Result<Vec<
     }
     let local = local_len(total);
     if local == total {
-        let mut data = Vec::with_capacity(total);
-        data.extend_from_slice(key);
-        data.extend_from_slice(val);
-        return Ok(encode_cell(None, key.len(), val.len(), &data, 0));
+        // One allocation on the hot path.
+        let mut cell = Vec::with_capacity(total + 10);
+        put_varint(&mut cell, key.len() as u64);
+        put_varint(&mut cell, val.len() as u64);
+        cell.extend_from_slice(key);
+        cell.extend_from_slice(val);
+        return Ok(cell);
     }
     let mut data = Vec::with_capacity(total);
     data.extend_from_slice(key);
