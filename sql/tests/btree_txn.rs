@@ -31,6 +31,15 @@ fn assert_pages_accounted(db: &Db, table: Table, index: Index) {
     assert!(all.insert(PageId::HEADER));
     let count = read.header().page_count;
     assert_eq!(all, (0..count).map(PageId).collect::<BTreeSet<_>>());
+    usage.account(&report.free_pages, count).unwrap();
+    // The ledger notices a leaked page and a page both free and used.
+    let mut leaked = report.free_pages.clone();
+    if leaked.pop().is_some() {
+        assert!(matches!(usage.account(&leaked, count), Err(asadb_sql::Error::Corrupt(_))));
+    }
+    let mut both = report.free_pages.clone();
+    both.push(table.root());
+    assert!(matches!(usage.account(&both, count), Err(asadb_sql::Error::Corrupt(_))));
 }
 
 #[test]

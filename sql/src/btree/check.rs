@@ -46,6 +46,8 @@ impl PageUsage {
     }
 
     /// Sets the structure the next marks belong to (for error messages).
+    /// [`Table::check`](super::Table::check) and
+    /// [`Index::check`](super::Index::check) set it to their root.
     pub fn set_owner(&mut self, root: PageId) {
         self.owner = root;
     }
@@ -65,6 +67,44 @@ impl PageUsage {
     /// The used pages, in no particular order.
     pub fn pages(&self) -> impl Iterator<Item = PageId> + '_ {
         self.pages.keys().copied()
+    }
+
+    /// Proves that every page of a database of `page_count` pages is
+    /// exactly one of: the header page, a page on the free list (`free`),
+    /// or a page marked here. Names the first leaked, doubly used or
+    /// out-of-range page otherwise.
+    pub fn account(&self, free: &[PageId], page_count: u32) -> Result<()> {
+        let mut seen = vec![false; page_count as usize];
+        seen[0] = page_count > 0;
+        for (page, owner) in &self.pages {
+            match seen.get_mut(page.0 as usize) {
+                Some(s) => *s = true,
+                None => {
+                    return corrupt!(
+                        "page {page} of the tree at {owner} is past the end ({page_count} pages)"
+                    );
+                }
+            }
+        }
+        for &page in free {
+            match seen.get_mut(page.0 as usize) {
+                Some(false) => seen[page.0 as usize] = true,
+                Some(true) if page.0 == 0 => {
+                    return corrupt!("the header page is on the free list");
+                }
+                Some(true) => {
+                    return match self.pages.get(&page) {
+                        Some(owner) => corrupt!("free page {page} is used by the tree at {owner}"),
+                        None => corrupt!("page {page} is on the free list twice"),
+                    };
+                }
+                None => return corrupt!("free page {page} is past the end ({page_count} pages)"),
+            }
+        }
+        match seen.iter().position(|s| !s) {
+            Some(p) => corrupt!("page {p} is neither free nor used (leaked)"),
+            None => Ok(()),
+        }
     }
 }
 

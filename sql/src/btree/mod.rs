@@ -170,8 +170,10 @@ impl Table {
     }
 }
 
-/// A cursor over a table in rowid order. See [`cursor`](self) rules: it
-/// is not required to survive modifications of the table.
+/// A cursor over a table in rowid order. It keeps the path from the root
+/// and a copy of the current leaf, so stepping is cheap. It is not required
+/// to survive modifications of the same table by the same transaction:
+/// materialise what you need first, then modify.
 pub struct TableCursor<T> {
     inner: Cursor<T>,
 }
@@ -235,7 +237,13 @@ impl<T: Storage> TableCursor<T> {
 
     /// The current row decoded as a record.
     pub fn values(&self) -> Result<Vec<Value>> {
-        self.with_payload(|p| Record::new(p)?.values())?
+        self.with_record(|r| r.values())
+    }
+
+    /// Calls `f` with the current row as a [`Record`] view, so single
+    /// columns can be decoded without decoding the whole row.
+    pub fn with_record<R>(&self, f: impl FnOnce(&Record<'_>) -> Result<R>) -> Result<R> {
+        self.with_payload(|p| f(&Record::new(p)?))?
     }
 
     /// The transaction handle the cursor reads through.
