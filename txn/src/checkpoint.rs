@@ -50,10 +50,10 @@ impl Shared {
             let mut todo: Vec<(PageId, u32)> = {
                 let index = self.index.read();
                 index
-                    .iter()
-                    .filter_map(|(&p, frames)| {
-                        let n = frames.partition_point(|&f| f <= c);
-                        (n > 0 && frames[n - 1] > backfill).then(|| (p, frames[n - 1]))
+                    .pages()
+                    .filter_map(|p| {
+                        let f = index.latest_upto(p, c)?;
+                        (f > backfill).then_some((p, f))
                     })
                     .collect()
             };

@@ -390,7 +390,7 @@ impl WriteTxn {
         {
             let mut index = self.shared.index.write();
             for (i, &p) in st.frames.iter().enumerate() {
-                index.entry(p).or_default().push(st.snap.mx + 1 + i as u32);
+                index.push(p, st.snap.mx + 1 + i as u32);
             }
         }
         {
