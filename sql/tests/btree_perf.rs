@@ -92,3 +92,41 @@ fn ascending_inserts_scan_and_gets() {
         if cfg!(debug_assertions) { Duration::from_secs(5) } else { Duration::from_millis(100) };
     assert!(insert < limit, "ascending inserts took {insert:?} of CPU time");
 }
+
+/// The same bulk load through the real transaction layer (in-memory files,
+/// default buffer pool), including the commit. Reported, loosely bounded.
+#[test]
+fn ascending_inserts_through_a_write_transaction() {
+    use asadb_txn::{Db, Options};
+    let payload = [0x5au8; 30];
+    let (cpu, wall, db) = best_of(3, || {
+        let db = Db::memory(Options::default()).unwrap();
+        let w = db.begin_write().unwrap();
+        let table = Table::create(&w).unwrap();
+        for k in 1..=ROWS {
+            table.insert(&w, k, &payload).unwrap();
+        }
+        w.commit().unwrap();
+        (db, table)
+    });
+    let (db, table) = db;
+    let r = db.begin_read().unwrap();
+    let (scan, _, n) = best_of(3, || {
+        let mut c = table.cursor(&r);
+        let mut ok = c.first().unwrap();
+        let mut n = 0;
+        while ok {
+            n += 1;
+            ok = c.next().unwrap();
+        }
+        n
+    });
+    assert_eq!(n, ROWS);
+    println!(
+        "btree_perf (CPU time, asadb_txn::Db::memory): {ROWS} ascending inserts + commit {cpu:?} \
+         (wall {wall:?}), scan {scan:?}"
+    );
+    let limit =
+        if cfg!(debug_assertions) { Duration::from_secs(20) } else { Duration::from_secs(2) };
+    assert!(cpu < limit, "took {cpu:?}");
+}
