@@ -22,13 +22,24 @@
 //! columns after it. [`append_rowid`] adds the row id as 8 order-preserving
 //! bytes, making entries of a non-unique index distinct.
 //!
-//! **Decoding and storage classes.** Because `1` and `1.0` share an encoding,
-//! the storage class of an integral number is not recorded: [`decode_key`]
-//! returns an integral number within the i64 range as `Value::Integer`, and
-//! every other number as `Value::Real`. Code that needs the exact storage
-//! class of a REAL column (e.g. `typeof` over a column without affinity) must
-//! read the table row, or apply the column's affinity (REAL affinity turns
-//! the integer back into a REAL, as SQLite does).
+//! **Index entries and storage classes.** Because `1` and `1.0` share an
+//! encoding, the column bytes do not say whether an integral number was an
+//! INTEGER or a REAL. [`encode_entry`] (the form to store in an index) adds
+//! that after the columns and before the row id:
+//!
+//! ```text
+//! entry = column encodings | class map | rowid (8 bytes)
+//! class map = ceil(N / 8) bytes; bit i % 8 of byte i / 8 is set iff column i is a REAL
+//! ```
+//!
+//! The class map sits after every column, so prefix seeks, uniqueness
+//! checks (`entry starts with encode_key(values)`) and range scans over the
+//! columns are unaffected; it only orders entries whose values are equal
+//! (such as `1` and `1.0`), which are then still distinct by row id.
+//! [`decode_key`] restores the exact storage class from it. Without a class
+//! map (keys built by [`encode_key`] alone, or with [`append_rowid`]), an
+//! integral number within the i64 range decodes as `Value::Integer` and any
+//! other number as `Value::Real`. `-0.0` is stored as `0.0`.
 //!
 //! NaN never reaches this module (SQLite turns NaN into NULL); if it does,
 //! it is encoded as NULL.
@@ -126,9 +137,23 @@ pub fn rowid_suffix(key: &[u8]) -> Result<i64> {
     }
 }
 
+/// Encodes a full index entry: [`encode_key`], the class map (see the
+/// module doc) and the row id. [`rowid_suffix`] and [`decode_key`] read it.
+pub fn encode_entry(values: &[Value], desc: &[bool], rowid: i64, out: &mut Vec<u8>) {
+    encode_key(values, desc, out);
+    let start = out.len();
+    out.resize(start + values.len().div_ceil(8), 0);
+    for (i, v) in values.iter().enumerate() {
+        if matches!(v, Value::Real(r) if !r.is_nan()) {
+            out[start + i / 8] |= 1 << (i % 8);
+        }
+    }
+    append_rowid(out, rowid);
+}
+
 /// Decodes `ncols` columns encoded by [`encode_key`] with the same `desc`
-/// flags, and the row id if exactly 8 bytes follow them (see the module doc
-/// for the storage class of decoded numbers).
+/// flags, followed by nothing, by a row id ([`append_rowid`]), or by a class
+/// map and a row id ([`encode_entry`]), which makes storage classes exact.
 pub fn decode_key(bytes: &[u8], desc: &[bool], ncols: usize) -> Result<(Vec<Value>, Option<i64>)> {
     let mut pos = 0;
     let mut values = Vec::with_capacity(ncols);
@@ -189,12 +214,29 @@ pub fn decode_key(bytes: &[u8], desc: &[bool], ncols: usize) -> Result<(Vec<Valu
         };
         values.push(value);
     }
-    let rowid = match bytes.len() - pos {
-        0 => None,
-        8 => Some(from_ordered_i64(bytes[pos..].try_into().unwrap_or([0; 8]))),
-        n => return corrupt!("{n} unexpected bytes after the index key columns"),
-    };
-    Ok((values, rowid))
+    let map_len = ncols.div_ceil(8);
+    let rest = bytes.len() - pos;
+    if rest == 0 {
+        return Ok((values, None));
+    }
+    if rest != 8 && (map_len == 0 || rest != 8 + map_len) {
+        return corrupt!("{rest} unexpected bytes after the index key columns");
+    }
+    let rowid = rowid_suffix(bytes)?;
+    if rest > 8 {
+        let map = &bytes[pos..pos + map_len];
+        for (i, v) in values.iter_mut().enumerate() {
+            if map[i / 8] & (1 << (i % 8)) == 0 {
+                continue;
+            }
+            *v = match *v {
+                Value::Integer(n) => Value::Real(n as f64),
+                Value::Real(r) => Value::Real(r),
+                _ => return corrupt!("index key column {i} is marked REAL but is not a number"),
+            };
+        }
+    }
+    Ok((values, Some(rowid)))
 }
 
 fn decode_number(f: f64, tie: i64) -> Result<Value> {
@@ -363,6 +405,46 @@ mod tests {
         }
 
         #[test]
+        fn entries_roundtrip_exactly(
+            values in prop::collection::vec(value(), 0..10),
+            desc in prop::collection::vec(any::<bool>(), 10),
+            rowid in any::<i64>(),
+        ) {
+            let mut entry = Vec::new();
+            encode_entry(&values, &desc, rowid, &mut entry);
+            prop_assert_eq!(rowid_suffix(&entry).unwrap(), rowid);
+            prop_assert!(entry.starts_with(&enc(&values, &desc)));
+            let (got, got_rowid) = decode_key(&entry, &desc, values.len()).unwrap();
+            prop_assert_eq!(got_rowid, Some(rowid));
+            for (g, v) in got.iter().zip(&values) {
+                let v = match v {
+                    Value::Real(r) if *r == 0.0 => Value::Real(0.0),
+                    v => v.clone(),
+                };
+                prop_assert!(same(g, &v), "{:?} decoded as {:?}", v, g);
+            }
+        }
+
+        #[test]
+        fn entries_order_by_values_first(
+            a in prop::collection::vec(value(), 3),
+            b in prop::collection::vec(value(), 3),
+            ra in any::<i64>(),
+            rb in any::<i64>(),
+            desc in prop::collection::vec(any::<bool>(), 3),
+        ) {
+            let (mut ea, mut eb) = (Vec::new(), Vec::new());
+            encode_entry(&a, &desc, ra, &mut ea);
+            encode_entry(&b, &desc, rb, &mut eb);
+            let by_values = row_cmp(&a, &b, &desc);
+            if by_values != Ordering::Equal {
+                prop_assert_eq!(ea.cmp(&eb), by_values);
+            } else if ra != rb {
+                prop_assert_ne!(ea, eb);
+            }
+        }
+
+        #[test]
         fn rowid_suffix_keeps_order(a in any::<i64>(), b in any::<i64>()) {
             let (mut ka, mut kb) = (enc(&[Value::Integer(7)], &[]), enc(&[Value::Integer(7)], &[]));
             append_rowid(&mut ka, a);
@@ -407,6 +489,30 @@ mod tests {
         let b = enc(&[Value::Blob(vec![1, 0])], &[]);
         let c = enc(&[Value::Blob(vec![1, 0, 0])], &[]);
         assert!(a < b && b < c);
+    }
+
+    #[test]
+    fn class_map_restores_reals() {
+        let vals = [Value::Real(1.0), Value::Integer(1), Value::Real(-3.0), Value::Real(0.5)];
+        let mut entry = Vec::new();
+        encode_entry(&vals, &[], 9, &mut entry);
+        let (got, rowid) = decode_key(&entry, &[], 4).unwrap();
+        assert_eq!(rowid, Some(9));
+        assert!(
+            matches!(got[..], [Value::Real(a), Value::Integer(1), Value::Real(b), Value::Real(c)]
+            if a == 1.0 && b == -3.0 && c == 0.5)
+        );
+        // Without the map, integral numbers come back as INTEGER.
+        let mut key = enc(&vals, &[]);
+        append_rowid(&mut key, 9);
+        let (got, _) = decode_key(&key, &[], 4).unwrap();
+        assert!(matches!(got[0], Value::Integer(1)));
+        // A map marking a TEXT column REAL is corrupt.
+        let mut bad = Vec::new();
+        encode_entry(&[Value::Text("a".into())], &[], 1, &mut bad);
+        let at = bad.len() - 9;
+        bad[at] = 1;
+        assert!(matches!(decode_key(&bad, &[], 1), Err(crate::Error::Corrupt(_))));
     }
 
     #[test]

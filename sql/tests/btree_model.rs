@@ -165,12 +165,13 @@ enum IndexOp {
     Seek(Vec<u8>),
 }
 
-/// Keys that share long prefixes (long separators, deep trees) and
-/// sometimes are long enough to spill.
+/// Keys that share long prefixes (long separators, deep trees, separators
+/// on overflow pages) and sometimes are long enough to spill.
 fn index_key() -> impl Strategy<Value = Vec<u8>> {
-    (0usize..4, prop_oneof![4 => 0usize..40, 1 => 800usize..1500, 1 => 1500usize..6000], 0u16..300)
+    (0usize..5, prop_oneof![4 => 0usize..40, 1 => 800usize..1500, 1 => 1500usize..6000], 0u16..300)
         .prop_map(|(prefix, len, n)| {
-            let mut k = vec![b'p'; [0, 3, 200, 900][prefix]];
+            // A 2500-byte shared prefix makes separators that spill too.
+            let mut k = vec![b'p'; [0, 3, 200, 900, 2500][prefix]];
             k.extend_from_slice(&n.to_be_bytes());
             k.extend((0..len).map(|i| (i as u8).wrapping_mul(n as u8)));
             k
@@ -300,6 +301,33 @@ fn deep_index_with_long_keys() {
     check_index(&mem, index, &model);
     for k in &keys {
         index.delete(&mem, k).unwrap();
+    }
+    assert_eq!(mem.live_pages(), BTreeSet::from([index.root()]));
+}
+
+#[test]
+fn separators_that_spill_to_overflow_pages() {
+    let mem = MemPages::new(1 << 14);
+    let index = Index::create(&mem).unwrap();
+    let mut model = BTreeSet::new();
+    let mut rng = Rng(0x0123_4567);
+    for _ in 0..1500 {
+        let mut k = vec![b's'; 1800];
+        k.extend_from_slice(&rng.below(1 << 30).to_be_bytes());
+        k.extend(std::iter::repeat_n(b't', rng.below(100) as usize));
+        assert_eq!(index.insert(&mem, &k).unwrap(), model.insert(k));
+    }
+    let stats = check_index(&mem, index, &model);
+    assert!(stats.depth >= 3, "{stats:?}");
+    // Every key spills, and so does every separator (1800+ bytes).
+    assert!(stats.overflow_pages as usize > model.len() + stats.leaves as usize / 2, "{stats:?}");
+    let keys: Vec<Vec<u8>> = model.iter().cloned().collect();
+    for (n, k) in keys.iter().enumerate() {
+        assert!(index.delete(&mem, k).unwrap());
+        model.remove(k);
+        if n % 300 == 0 {
+            check_index(&mem, index, &model);
+        }
     }
     assert_eq!(mem.live_pages(), BTreeSet::from([index.root()]));
 }
