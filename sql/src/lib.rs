@@ -2,6 +2,12 @@
 //! executor and the streaming script splitter. (Being built.)
 
 pub mod btree;
+pub mod catalog;
+pub mod exec;
+pub mod expr;
+pub mod planner;
+pub mod session;
+pub mod storage;
 mod error;
 pub mod func;
 pub mod keycode;

@@ -1,0 +1,843 @@
+//! The executor: a pull-based tree of operators built from a plan
+//! ([`Node`]). Operators own no borrows; everything they need per call
+//! (the store, the parameters, the rows of enclosing queries, the cache of
+//! uncorrelated subquery results) arrives in a [`Context`], so a tree can
+//! be handed to the caller and pulled lazily.
+//!
+//! Blocking operators (sort, hash join build side, aggregation, set
+//! operations) hold their rows in memory; spilling beyond a budget is not
+//! implemented yet.
+
+pub mod dml;
+pub mod vals;
+
+use std::cell::RefCell;
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::ops::Bound;
+use std::sync::Arc;
+
+use crate::catalog::TableDef;
+use crate::expr::Expr;
+use crate::planner::{Access, AggCall, JoinKind, Node, SetOp, SortKey, SubPlan};
+use crate::storage::{IndexCursor, KeyRange, Row, RowCursor, RowStore, cmp_key};
+use crate::value::Value;
+use crate::{Error, Result};
+use vals::{Affinity, Collation};
+
+/// Results of uncorrelated subqueries, by subquery id.
+#[derive(Default)]
+pub struct SubCache {
+    map: RefCell<HashMap<usize, Cached>>,
+}
+
+#[derive(Clone)]
+enum Cached {
+    Scalar(Value),
+    Exists(bool),
+    In(Arc<InSet>),
+}
+
+/// The right-hand side of `x IN (SELECT …)`.
+struct InSet {
+    set: BTreeSet<OrdKey>,
+    has_null: bool,
+}
+
+/// What operators need per call.
+pub struct Context<'a> {
+    pub store: &'a dyn RowStore,
+    pub params: &'a [Value],
+    /// Rows of enclosing queries, outermost first.
+    pub outer: Vec<Row>,
+    pub cache: &'a SubCache,
+}
+
+impl<'a> Context<'a> {
+    pub fn new(store: &'a dyn RowStore, params: &'a [Value], cache: &'a SubCache) -> Context<'a> {
+        Context { store, params, outer: Vec::new(), cache }
+    }
+
+    pub fn outer_value(&self, depth: usize, index: usize) -> Result<Value> {
+        let n = self.outer.len();
+        n.checked_sub(depth)
+            .and_then(|i| self.outer[i].get(index))
+            .cloned()
+            .ok_or_else(|| Error::Corrupt(format!("internal: outer ref {depth}.{index}")))
+    }
+
+    fn child(&self, row: &[Value]) -> Context<'a> {
+        let mut outer = self.outer.clone();
+        outer.push(row.to_vec());
+        Context { store: self.store, params: self.params, outer, cache: self.cache }
+    }
+}
+
+/// A pull-based operator.
+pub trait Operator {
+    fn next(&mut self, cx: &Context) -> Result<Option<Row>>;
+}
+
+/// A row ordered by SQLite's total order (for grouping, DISTINCT, sets).
+#[derive(Clone, Debug)]
+pub struct OrdKey(pub Vec<Value>);
+
+impl PartialEq for OrdKey {
+    fn eq(&self, o: &Self) -> bool {
+        self.cmp(o) == Ordering::Equal
+    }
+}
+impl Eq for OrdKey {}
+impl PartialOrd for OrdKey {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for OrdKey {
+    fn cmp(&self, o: &Self) -> Ordering {
+        cmp_key(&self.0, &o.0)
+    }
+}
+
+/// Builds the operator tree of a plan.
+pub fn build(node: &Node) -> Box<dyn Operator> {
+    match node {
+        Node::Scan { table, access, filter } => Box::new(ScanOp {
+            table: table.clone(),
+            access: access.clone(),
+            filter: filter.clone(),
+            state: ScanState::Init,
+        }),
+        Node::Values { rows, .. } => Box::new(ValuesOp { rows: rows.clone(), pos: 0 }),
+        Node::Widen { input, offset, width } => {
+            Box::new(WidenOp { input: build(input), offset: *offset, width: *width })
+        }
+        Node::Join { left, right, offset, kind, keys, on } => Box::new(JoinOp {
+            left: build(left),
+            right: Some(build(right)),
+            offset: *offset,
+            kind: *kind,
+            keys: keys.clone(),
+            on: on.clone(),
+            rows: Vec::new(),
+            hash: HashMap::new(),
+            cur: None,
+            cands: Vec::new(),
+            pos: 0,
+            matched: false,
+        }),
+        Node::Filter { input, pred } => {
+            Box::new(FilterOp { input: build(input), pred: pred.clone() })
+        }
+        Node::Project { input, exprs } => {
+            Box::new(ProjectOp { input: build(input), exprs: exprs.clone() })
+        }
+        Node::Aggregate { input, keys, aggs, always_one, width } => Box::new(AggregateOp {
+            input: Some(build(input)),
+            keys: keys.clone(),
+            aggs: aggs.clone(),
+            always_one: *always_one,
+            width: *width,
+            out: Vec::new().into_iter(),
+        }),
+        Node::Sort { input, keys } => Box::new(SortOp {
+            input: Some(build(input)),
+            keys: keys.clone(),
+            out: Vec::new().into_iter(),
+        }),
+        Node::Limit { input, limit, offset } => Box::new(LimitOp {
+            input: build(input),
+            limit: limit.clone(),
+            offset: offset.clone(),
+            state: None,
+        }),
+        Node::Distinct { input, ncols } => {
+            Box::new(DistinctOp { input: build(input), ncols: *ncols, seen: BTreeSet::new() })
+        }
+        Node::SetOp { op, left, right } => Box::new(SetOpOp {
+            op: *op,
+            left: Some(build(left)),
+            right: Some(build(right)),
+            out: None,
+        }),
+    }
+}
+
+enum ScanState {
+    Init,
+    Rows(Box<dyn RowCursor>),
+    Rowids(std::vec::IntoIter<i64>),
+    Index(
+        std::vec::IntoIter<KeyRange>,
+        Option<Box<dyn IndexCursor>>,
+        Arc<crate::catalog::IndexDef>,
+    ),
+    Done,
+}
+
+struct ScanOp {
+    table: Arc<TableDef>,
+    access: Access,
+    filter: Option<Expr>,
+    state: ScanState,
+}
+
+/// The local row of a table: stored columns (the rowid alias filled in,
+/// missing trailing columns NULL) then the rowid.
+pub fn table_row(t: &TableDef, rowid: i64, mut row: Row) -> Row {
+    row.resize(t.columns.len(), Value::Null);
+    if let Some(a) = t.rowid_alias {
+        row[a] = Value::Integer(rowid);
+    }
+    row.push(Value::Integer(rowid));
+    row
+}
+
+/// A probe value for a rowid: numbers only (NULL, text, blob: none).
+fn rowid_of(v: &Value) -> Option<i64> {
+    match Affinity::Numeric.apply(v.clone()) {
+        Value::Integer(i) => Some(i),
+        Value::Real(f) if f.fract() == 0.0 && (-9.2e18..=9.2e18).contains(&f) => Some(f as i64),
+        _ => None,
+    }
+}
+
+fn eval_bound(b: &Bound<Expr>, cx: &Context) -> Result<Bound<Value>> {
+    Ok(match b {
+        Bound::Unbounded => Bound::Unbounded,
+        Bound::Included(e) => Bound::Included(e.eval(&[], cx)?),
+        Bound::Excluded(e) => Bound::Excluded(e.eval(&[], cx)?),
+    })
+}
+
+/// Rowid bounds from value bounds, widened to stay a superset (the filter
+/// re-checks). `None` means no row can match.
+fn rowid_bounds(lo: Bound<Value>, hi: Bound<Value>) -> Option<(Bound<i64>, Bound<i64>)> {
+    let conv = |b: Bound<Value>, low: bool| -> Option<Bound<i64>> {
+        let (v, inc) = match b {
+            Bound::Unbounded => return Some(Bound::Unbounded),
+            Bound::Included(v) => (v, true),
+            Bound::Excluded(v) => (v, false),
+        };
+        match Affinity::Numeric.apply(v) {
+            Value::Null => None,
+            Value::Integer(i) => Some(if inc { Bound::Included(i) } else { Bound::Excluded(i) }),
+            Value::Real(f) => {
+                let g = if low { f.floor() } else { f.ceil() };
+                if !(-9.2e18..=9.2e18).contains(&g) {
+                    // Beyond every rowid on one side or the other.
+                    return if (g < 0.0) == low { Some(Bound::Unbounded) } else { None };
+                }
+                Some(Bound::Included(g as i64))
+            }
+            // Text and blobs sort after every number.
+            _ => {
+                if low {
+                    None
+                } else {
+                    Some(Bound::Unbounded)
+                }
+            }
+        }
+    };
+    Some((conv(lo, true)?, conv(hi, false)?))
+}
+
+impl ScanOp {
+    fn open(&mut self, cx: &Context) -> Result<()> {
+        self.state = match &self.access {
+            Access::Full { reverse } => ScanState::Rows(cx.store.scan(
+                &self.table,
+                (Bound::Unbounded, Bound::Unbounded),
+                *reverse,
+            )?),
+            Access::RowidIn(es) => {
+                let mut ids = Vec::new();
+                for e in es {
+                    if let Some(i) = rowid_of(&e.eval(&[], cx)?) {
+                        ids.push(i);
+                    }
+                }
+                ids.sort_unstable();
+                ids.dedup();
+                ScanState::Rowids(ids.into_iter())
+            }
+            Access::RowidRange { lo, hi } => {
+                match rowid_bounds(eval_bound(lo, cx)?, eval_bound(hi, cx)?) {
+                    Some(r) => ScanState::Rows(cx.store.scan(&self.table, r, false)?),
+                    None => ScanState::Done,
+                }
+            }
+            Access::Index { index, prefixes, lo, hi, affs } => {
+                let conv = |v: Value, j: usize| match affs.get(j).copied().flatten() {
+                    Some(a) => a.apply(v),
+                    None => v,
+                };
+                let mut ps: Vec<Vec<Value>> = Vec::new();
+                'p: for p in prefixes {
+                    let mut vs = Vec::new();
+                    for (j, e) in p.iter().enumerate() {
+                        let v = conv(e.eval(&[], cx)?, j);
+                        if matches!(v, Value::Null) {
+                            continue 'p;
+                        }
+                        vs.push(v);
+                    }
+                    ps.push(vs);
+                }
+                ps.sort_by(|a, b| cmp_key(a, b));
+                ps.dedup_by(|a, b| cmp_key(a, b) == Ordering::Equal);
+                let j = prefixes.first().map_or(0, Vec::len);
+                let lo = eval_bound(lo, cx)?;
+                let hi = eval_bound(hi, cx)?;
+                let null = |b: &Bound<Value>| {
+                    matches!(b, Bound::Included(Value::Null) | Bound::Excluded(Value::Null))
+                };
+                if null(&lo) || null(&hi) {
+                    self.state = ScanState::Done;
+                    return Ok(());
+                }
+                let ext = |p: &Vec<Value>, b: &Bound<Value>, lower: bool| -> Bound<Vec<Value>> {
+                    let with = |v: &Value| {
+                        let mut k = p.clone();
+                        k.push(conv(v.clone(), j));
+                        k
+                    };
+                    match b {
+                        Bound::Included(v) => Bound::Included(with(v)),
+                        Bound::Excluded(v) => Bound::Excluded(with(v)),
+                        Bound::Unbounded if p.is_empty() => {
+                            // `col < x` must not include NULLs at the low end.
+                            if lower {
+                                Bound::Excluded(vec![Value::Null])
+                            } else {
+                                Bound::Unbounded
+                            }
+                        }
+                        Bound::Unbounded => Bound::Included(p.clone()),
+                    }
+                };
+                let ranges: Vec<KeyRange> = ps
+                    .iter()
+                    .map(|p| KeyRange { start: ext(p, &lo, true), end: ext(p, &hi, false) })
+                    .collect();
+                ScanState::Index(ranges.into_iter(), None, index.clone())
+            }
+        };
+        Ok(())
+    }
+}
+
+impl Operator for ScanOp {
+    fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
+        if matches!(self.state, ScanState::Init) {
+            self.open(cx)?;
+        }
+        loop {
+            let (rowid, stored) = match &mut self.state {
+                ScanState::Init | ScanState::Done => return Ok(None),
+                ScanState::Rows(c) => match c.next()? {
+                    Some(x) => x,
+                    None => {
+                        self.state = ScanState::Done;
+                        return Ok(None);
+                    }
+                },
+                ScanState::Rowids(it) => match it.next() {
+                    Some(id) => match cx.store.get(&self.table, id)? {
+                        Some(r) => (id, r),
+                        None => continue,
+                    },
+                    None => return Ok(None),
+                },
+                ScanState::Index(ranges, cur, ix) => {
+                    if cur.is_none() {
+                        match ranges.next() {
+                            Some(r) => *cur = Some(cx.store.scan_index(ix, r, false)?),
+                            None => return Ok(None),
+                        }
+                    }
+                    match cur.as_mut().expect("set above").next()? {
+                        Some((_, id)) => match cx.store.get(&self.table, id)? {
+                            Some(r) => (id, r),
+                            None => {
+                                return Err(Error::Corrupt(format!(
+                                    "index {} points at missing row {id}",
+                                    ix.name
+                                )));
+                            }
+                        },
+                        None => {
+                            *cur = None;
+                            continue;
+                        }
+                    }
+                }
+            };
+            let row = table_row(&self.table, rowid, stored);
+            match &self.filter {
+                Some(f) if !f.is_true(&row, cx)? => continue,
+                _ => return Ok(Some(row)),
+            }
+        }
+    }
+}
+
+struct ValuesOp {
+    rows: Vec<Vec<Expr>>,
+    pos: usize,
+}
+
+impl Operator for ValuesOp {
+    fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
+        let Some(r) = self.rows.get(self.pos) else { return Ok(None) };
+        self.pos += 1;
+        Ok(Some(r.iter().map(|e| e.eval(&[], cx)).collect::<Result<_>>()?))
+    }
+}
+
+struct WidenOp {
+    input: Box<dyn Operator>,
+    offset: usize,
+    width: usize,
+}
+
+impl Operator for WidenOp {
+    fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
+        let Some(r) = self.input.next(cx)? else { return Ok(None) };
+        if self.offset == 0 && r.len() == self.width {
+            return Ok(Some(r));
+        }
+        let mut w = vec![Value::Null; self.width];
+        for (i, v) in r.into_iter().enumerate() {
+            w[self.offset + i] = v;
+        }
+        Ok(Some(w))
+    }
+}
+
+/// A hash key: equal under SQLite comparison ⇔ equal keys (1 and 1.0 too).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum HKey {
+    Int(i64),
+    Real(u64),
+    Text(String),
+    Blob(Vec<u8>),
+}
+
+fn hkey(v: Value) -> Option<HKey> {
+    Some(match v {
+        Value::Null => return None,
+        Value::Integer(i) => HKey::Int(i),
+        Value::Real(f) => {
+            if f.fract() == 0.0 && (-9.2e18..=9.2e18).contains(&f) && (f as i64) as f64 == f {
+                HKey::Int(f as i64)
+            } else {
+                HKey::Real(f.to_bits())
+            }
+        }
+        Value::Text(s) => HKey::Text(s),
+        Value::Blob(b) => HKey::Blob(b),
+    })
+}
+
+fn conv(v: Value, aff: Option<Affinity>) -> Value {
+    match aff {
+        Some(a) => a.apply(v),
+        None => v,
+    }
+}
+
+struct JoinOp {
+    left: Box<dyn Operator>,
+    /// Taken (and drained into `rows`) on the first call.
+    right: Option<Box<dyn Operator>>,
+    offset: usize,
+    kind: JoinKind,
+    keys: Vec<(Expr, Expr, Option<Affinity>)>,
+    on: Option<Expr>,
+    rows: Vec<Row>,
+    hash: HashMap<Vec<HKey>, Vec<usize>>,
+    cur: Option<Row>,
+    cands: Vec<usize>,
+    pos: usize,
+    matched: bool,
+}
+
+impl JoinOp {
+    fn load(&mut self, cx: &Context) -> Result<()> {
+        let Some(mut right) = self.right.take() else { return Ok(()) };
+        while let Some(r) = right.next(cx)? {
+            if !self.keys.is_empty() {
+                let mut k = Vec::with_capacity(self.keys.len());
+                let mut null = false;
+                for (_, re, aff) in &self.keys {
+                    match hkey(conv(re.eval(&r, cx)?, *aff)) {
+                        Some(h) => k.push(h),
+                        None => null = true,
+                    }
+                }
+                if null {
+                    continue;
+                }
+                self.hash.entry(k).or_default().push(self.rows.len());
+            }
+            self.rows.push(r);
+        }
+        Ok(())
+    }
+}
+
+impl Operator for JoinOp {
+    fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
+        self.load(cx)?;
+        loop {
+            if self.cur.is_none() {
+                let Some(l) = self.left.next(cx)? else { return Ok(None) };
+                self.cands = if self.keys.is_empty() {
+                    (0..self.rows.len()).collect()
+                } else {
+                    let mut k = Vec::with_capacity(self.keys.len());
+                    let mut null = false;
+                    for (le, _, aff) in &self.keys {
+                        match hkey(conv(le.eval(&l, cx)?, *aff)) {
+                            Some(h) => k.push(h),
+                            None => null = true,
+                        }
+                    }
+                    if null { Vec::new() } else { self.hash.get(&k).cloned().unwrap_or_default() }
+                };
+                self.cur = Some(l);
+                self.pos = 0;
+                self.matched = false;
+            }
+            let l = self.cur.as_ref().expect("set above");
+            while self.pos < self.cands.len() {
+                let r = &self.rows[self.cands[self.pos]];
+                self.pos += 1;
+                let mut row = l.clone();
+                row[self.offset..self.offset + r.len()].clone_from_slice(r);
+                if let Some(on) = &self.on
+                    && !on.is_true(&row, cx)?
+                {
+                    continue;
+                }
+                self.matched = true;
+                return Ok(Some(row));
+            }
+            let l = self.cur.take().expect("set above");
+            if self.kind == JoinKind::Left && !self.matched {
+                return Ok(Some(l));
+            }
+        }
+    }
+}
+
+struct FilterOp {
+    input: Box<dyn Operator>,
+    pred: Expr,
+}
+
+impl Operator for FilterOp {
+    fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
+        while let Some(r) = self.input.next(cx)? {
+            if self.pred.is_true(&r, cx)? {
+                return Ok(Some(r));
+            }
+        }
+        Ok(None)
+    }
+}
+
+struct ProjectOp {
+    input: Box<dyn Operator>,
+    exprs: Vec<Expr>,
+}
+
+impl Operator for ProjectOp {
+    fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
+        let Some(r) = self.input.next(cx)? else { return Ok(None) };
+        Ok(Some(self.exprs.iter().map(|e| e.eval(&r, cx)).collect::<Result<_>>()?))
+    }
+}
+
+struct AggregateOp {
+    input: Option<Box<dyn Operator>>,
+    keys: Vec<Expr>,
+    aggs: Vec<AggCall>,
+    always_one: bool,
+    width: usize,
+    out: std::vec::IntoIter<Row>,
+}
+
+impl AggregateOp {
+    fn fresh(&self) -> Result<Vec<vals::Aggregate>> {
+        self.aggs.iter().map(|a| vals::Aggregate::new(&a.name, a.distinct, a.args.len())).collect()
+    }
+
+    fn run(&mut self, cx: &Context) -> Result<()> {
+        let Some(mut input) = self.input.take() else { return Ok(()) };
+        let mut groups: BTreeMap<OrdKey, (Vec<vals::Aggregate>, Row)> = BTreeMap::new();
+        let mut args = Vec::new();
+        while let Some(r) = input.next(cx)? {
+            let k = OrdKey(self.keys.iter().map(|e| e.eval(&r, cx)).collect::<Result<_>>()?);
+            let g = match groups.get_mut(&k) {
+                Some(g) => g,
+                None => {
+                    let fresh = self.fresh()?;
+                    groups.entry(k).or_insert((fresh, Vec::new()))
+                }
+            };
+            for (a, call) in g.0.iter_mut().zip(&self.aggs) {
+                args.clear();
+                for e in &call.args {
+                    args.push(e.eval(&r, cx)?);
+                }
+                a.step(&args)?;
+            }
+            g.1 = r;
+        }
+        if groups.is_empty() && self.always_one {
+            groups.insert(OrdKey(Vec::new()), (self.fresh()?, vec![Value::Null; self.width]));
+        }
+        let mut out = Vec::with_capacity(groups.len());
+        for (k, (mut aggs, last)) in groups {
+            let mut row = k.0;
+            for a in &mut aggs {
+                row.push(a.finish()?);
+            }
+            row.extend(last);
+            out.push(row);
+        }
+        self.out = out.into_iter();
+        Ok(())
+    }
+}
+
+impl Operator for AggregateOp {
+    fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
+        self.run(cx)?;
+        Ok(self.out.next())
+    }
+}
+
+struct SortOp {
+    input: Option<Box<dyn Operator>>,
+    keys: Vec<SortKey>,
+    out: std::vec::IntoIter<Row>,
+}
+
+impl Operator for SortOp {
+    fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
+        if let Some(mut input) = self.input.take() {
+            let mut rows: Vec<(Vec<Value>, Row)> = Vec::new();
+            while let Some(r) = input.next(cx)? {
+                let k = self.keys.iter().map(|s| s.expr.eval(&r, cx)).collect::<Result<_>>()?;
+                rows.push((k, r));
+            }
+            let keys = &self.keys;
+            rows.sort_by(|a, b| {
+                for (i, k) in keys.iter().enumerate() {
+                    let o = vals::compare_collated(&a.0[i], &b.0[i], k.coll);
+                    let o = if k.desc { o.reverse() } else { o };
+                    if o != Ordering::Equal {
+                        return o;
+                    }
+                }
+                Ordering::Equal
+            });
+            self.out = rows.into_iter().map(|(_, r)| r).collect::<Vec<_>>().into_iter();
+        }
+        Ok(self.out.next())
+    }
+}
+
+struct LimitOp {
+    input: Box<dyn Operator>,
+    limit: Option<Expr>,
+    offset: Option<Expr>,
+    /// (remaining rows to return, rows still to skip)
+    state: Option<(Option<u64>, u64)>,
+}
+
+fn limit_value(e: &Expr, cx: &Context) -> Result<i64> {
+    match Affinity::Numeric.apply(e.eval(&[], cx)?) {
+        Value::Integer(i) => Ok(i),
+        _ => Err(Error::InvalidInput("datatype mismatch".into())),
+    }
+}
+
+impl Operator for LimitOp {
+    fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
+        if self.state.is_none() {
+            let limit = match &self.limit {
+                Some(e) => u64::try_from(limit_value(e, cx)?).ok(),
+                None => None,
+            };
+            let offset = match &self.offset {
+                Some(e) => u64::try_from(limit_value(e, cx)?).unwrap_or(0),
+                None => 0,
+            };
+            self.state = Some((limit, offset));
+        }
+        let (limit, skip) = self.state.as_mut().expect("set above");
+        if *limit == Some(0) {
+            return Ok(None);
+        }
+        while *skip > 0 {
+            if self.input.next(cx)?.is_none() {
+                return Ok(None);
+            }
+            *skip -= 1;
+        }
+        let r = self.input.next(cx)?;
+        if let (Some(_), Some(l)) = (&r, limit) {
+            *l -= 1;
+        }
+        Ok(r)
+    }
+}
+
+struct DistinctOp {
+    input: Box<dyn Operator>,
+    ncols: usize,
+    seen: BTreeSet<OrdKey>,
+}
+
+impl Operator for DistinctOp {
+    fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
+        while let Some(r) = self.input.next(cx)? {
+            let k = OrdKey(r[..self.ncols.min(r.len())].to_vec());
+            if self.seen.insert(k) {
+                return Ok(Some(r));
+            }
+        }
+        Ok(None)
+    }
+}
+
+struct SetOpOp {
+    op: SetOp,
+    left: Option<Box<dyn Operator>>,
+    right: Option<Box<dyn Operator>>,
+    out: Option<std::vec::IntoIter<Row>>,
+}
+
+fn drain(op: &mut dyn Operator, cx: &Context) -> Result<BTreeSet<OrdKey>> {
+    let mut s = BTreeSet::new();
+    while let Some(r) = op.next(cx)? {
+        s.insert(OrdKey(r));
+    }
+    Ok(s)
+}
+
+impl Operator for SetOpOp {
+    fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
+        if self.op == SetOp::UnionAll {
+            if let Some(l) = &mut self.left {
+                if let Some(r) = l.next(cx)? {
+                    return Ok(Some(r));
+                }
+                self.left = None;
+            }
+            return match &mut self.right {
+                Some(r) => r.next(cx),
+                None => Ok(None),
+            };
+        }
+        if self.out.is_none() {
+            let mut l = self.left.take().expect("not yet run");
+            let mut r = self.right.take().expect("not yet run");
+            let a = drain(l.as_mut(), cx)?;
+            let b = drain(r.as_mut(), cx)?;
+            let rows: Vec<Row> = match self.op {
+                SetOp::Union => a.union(&b).map(|k| k.0.clone()).collect(),
+                SetOp::Except => a.difference(&b).map(|k| k.0.clone()).collect(),
+                SetOp::Intersect => a.intersection(&b).map(|k| k.0.clone()).collect(),
+                SetOp::UnionAll => unreachable!("handled above"),
+            };
+            self.out = Some(rows.into_iter());
+        }
+        Ok(self.out.as_mut().and_then(Iterator::next))
+    }
+}
+
+fn cached(cx: &Context, sub: &SubPlan) -> Option<Cached> {
+    if sub.correlated { None } else { cx.cache.map.borrow().get(&sub.id).cloned() }
+}
+
+fn remember(cx: &Context, sub: &SubPlan, c: Cached) {
+    if !sub.correlated {
+        cx.cache.map.borrow_mut().insert(sub.id, c);
+    }
+}
+
+/// The first column of the first row, or NULL.
+pub fn subquery_scalar(sub: &Arc<SubPlan>, outer: &[Value], cx: &Context) -> Result<Value> {
+    if let Some(Cached::Scalar(v)) = cached(cx, sub) {
+        return Ok(v);
+    }
+    let child = cx.child(outer);
+    let mut op = build(&sub.node);
+    let v = op.next(&child)?.and_then(|r| r.into_iter().next()).unwrap_or(Value::Null);
+    remember(cx, sub, Cached::Scalar(v.clone()));
+    Ok(v)
+}
+
+pub fn subquery_exists(sub: &Arc<SubPlan>, outer: &[Value], cx: &Context) -> Result<bool> {
+    if let Some(Cached::Exists(b)) = cached(cx, sub) {
+        return Ok(b);
+    }
+    let child = cx.child(outer);
+    let mut op = build(&sub.node);
+    let b = op.next(&child)?.is_some();
+    remember(cx, sub, Cached::Exists(b));
+    Ok(b)
+}
+
+/// `x IN (subquery)` with three-valued logic: `None` is NULL.
+pub fn subquery_in(
+    sub: &Arc<SubPlan>,
+    outer: &[Value],
+    cx: &Context,
+    x: Value,
+    aff: Option<Affinity>,
+) -> Result<Option<bool>> {
+    let set = match cached(cx, sub) {
+        Some(Cached::In(s)) => s,
+        _ => {
+            let child = cx.child(outer);
+            let mut op = build(&sub.node);
+            let mut set = BTreeSet::new();
+            let mut has_null = false;
+            while let Some(r) = op.next(&child)? {
+                let v = conv(r.into_iter().next().unwrap_or(Value::Null), aff);
+                if matches!(v, Value::Null) {
+                    has_null = true;
+                } else {
+                    set.insert(OrdKey(vec![v]));
+                }
+            }
+            let s = Arc::new(InSet { set, has_null });
+            remember(cx, sub, Cached::In(s.clone()));
+            s
+        }
+    };
+    if set.set.is_empty() && !set.has_null {
+        return Ok(Some(false));
+    }
+    let x = conv(x, aff);
+    if matches!(x, Value::Null) {
+        return Ok(None);
+    }
+    if set.set.contains(&OrdKey(vec![x])) {
+        return Ok(Some(true));
+    }
+    Ok(if set.has_null { None } else { Some(false) })
+}
+
+/// Collation is only BINARY in sets and groups for now.
+#[allow(dead_code)]
+fn binary() -> Collation {
+    Collation::Binary
+}

@@ -1,0 +1,531 @@
+//! Compiled expressions: what the planner lowers `sqlparser` expressions to.
+//!
+//! Names are resolved away: a column is an offset into the row the
+//! expression is evaluated against ([`Expr::Column`]), or into a row of an
+//! enclosing query ([`Expr::Outer`], for correlated subqueries); functions
+//! are resolved to H5's `scalar`; comparisons carry the comparison affinity
+//! and collation decided at plan time (SQLite's rules), so evaluation does
+//! no name or type lookups. Booleans are SQLite's: 1, 0 or NULL.
+
+use std::cmp::Ordering;
+use std::sync::Arc;
+
+use crate::exec::vals::{self, Affinity, Collation};
+use crate::exec::{self, Context};
+use crate::planner::SubPlan;
+use crate::value::Value;
+use crate::{Error, Result};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArithOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Concat,
+    BitAnd,
+    BitOr,
+    Shl,
+    Shr,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl CmpOp {
+    /// The operator with its operands swapped (`a < b` ⇔ `b > a`).
+    pub fn flip(self) -> CmpOp {
+        match self {
+            CmpOp::Lt => CmpOp::Gt,
+            CmpOp::Le => CmpOp::Ge,
+            CmpOp::Gt => CmpOp::Lt,
+            CmpOp::Ge => CmpOp::Le,
+            o => o,
+        }
+    }
+    fn test(self, o: Ordering) -> bool {
+        match self {
+            CmpOp::Eq => o == Ordering::Equal,
+            CmpOp::Ne => o != Ordering::Equal,
+            CmpOp::Lt => o == Ordering::Less,
+            CmpOp::Le => o != Ordering::Greater,
+            CmpOp::Gt => o == Ordering::Greater,
+            CmpOp::Ge => o != Ordering::Less,
+        }
+    }
+}
+
+/// Which way a subquery is used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SubKind {
+    Scalar,
+    Exists,
+    In,
+}
+
+#[derive(Clone, Debug)]
+pub enum Expr {
+    Literal(Value),
+    /// A column of the current row.
+    Column(usize),
+    /// A column of an enclosing query's row: depth 1 is the immediate parent.
+    Outer {
+        depth: usize,
+        index: usize,
+    },
+    Param(usize),
+    Negate(Box<Expr>),
+    BitNot(Box<Expr>),
+    Not(Box<Expr>),
+    /// Unary `+`: the value unchanged (but no longer a column for affinity).
+    Identity(Box<Expr>),
+    Arith(ArithOp, Box<Expr>, Box<Expr>),
+    Cmp {
+        op: CmpOp,
+        l: Box<Expr>,
+        r: Box<Expr>,
+        aff: Option<Affinity>,
+        coll: Collation,
+    },
+    /// `IS` / `IS NOT`: NULL-safe equality.
+    Is {
+        l: Box<Expr>,
+        r: Box<Expr>,
+        negated: bool,
+        aff: Option<Affinity>,
+        coll: Collation,
+    },
+    And(Box<Expr>, Box<Expr>),
+    Or(Box<Expr>, Box<Expr>),
+    IsNull(Box<Expr>, bool),
+    Like {
+        expr: Box<Expr>,
+        pattern: Box<Expr>,
+        escape: Option<Box<Expr>>,
+        negated: bool,
+    },
+    Glob {
+        expr: Box<Expr>,
+        pattern: Box<Expr>,
+        negated: bool,
+    },
+    InList {
+        expr: Box<Expr>,
+        list: Vec<Expr>,
+        affs: Vec<Option<Affinity>>,
+        negated: bool,
+    },
+    /// A subquery; `outer_offset` is where the enclosing query's (canonical)
+    /// row starts inside the row this expression is evaluated on.
+    Sub {
+        kind: SubKind,
+        sub: Arc<SubPlan>,
+        lhs: Option<Box<Expr>>,
+        aff: Option<Affinity>,
+        negated: bool,
+        outer_offset: usize,
+    },
+    Case {
+        operand: Option<Box<Expr>>,
+        whens: Vec<(Expr, Expr)>,
+        else_: Option<Box<Expr>>,
+        aff: Option<Affinity>,
+    },
+    Cast(Box<Expr>, Affinity),
+    Call(String, Vec<Expr>),
+    /// An aggregate's result; only exists between binding and the
+    /// aggregate rewrite.
+    Agg(usize),
+}
+
+fn boolv(b: bool) -> Value {
+    Value::Integer(b as i64)
+}
+
+fn tri(b: Option<bool>) -> Value {
+    b.map_or(Value::Null, boolv)
+}
+
+fn conv(v: Value, aff: Option<Affinity>) -> Value {
+    match aff {
+        Some(a) => a.apply(v),
+        None => v,
+    }
+}
+
+impl Expr {
+    pub fn lit(v: Value) -> Expr {
+        Expr::Literal(v)
+    }
+
+    /// Evaluates the expression against `row`.
+    pub fn eval(&self, row: &[Value], cx: &Context) -> Result<Value> {
+        Ok(match self {
+            Expr::Literal(v) => v.clone(),
+            Expr::Column(i) => row.get(*i).cloned().ok_or_else(|| bad_col(*i))?,
+            Expr::Outer { depth, index } => cx.outer_value(*depth, *index)?,
+            Expr::Param(i) => cx.params.get(*i).cloned().unwrap_or(Value::Null),
+            Expr::Negate(e) => vals::negate(&e.eval(row, cx)?),
+            Expr::BitNot(e) => vals::bit_not(&e.eval(row, cx)?),
+            Expr::Not(e) => tri(vals::truthy(&e.eval(row, cx)?).map(|b| !b)),
+            Expr::Identity(e) => e.eval(row, cx)?,
+            Expr::Arith(op, l, r) => {
+                let (a, b) = (l.eval(row, cx)?, r.eval(row, cx)?);
+                match op {
+                    ArithOp::Add => vals::add(&a, &b),
+                    ArithOp::Sub => vals::sub(&a, &b),
+                    ArithOp::Mul => vals::mul(&a, &b),
+                    ArithOp::Div => vals::div(&a, &b),
+                    ArithOp::Rem => vals::rem(&a, &b),
+                    ArithOp::Concat => vals::concat(&a, &b),
+                    ArithOp::BitAnd => vals::bit_and(&a, &b),
+                    ArithOp::BitOr => vals::bit_or(&a, &b),
+                    ArithOp::Shl => vals::shift_left(&a, &b),
+                    ArithOp::Shr => vals::shift_right(&a, &b),
+                }
+            }
+            Expr::Cmp { op, l, r, aff, coll } => {
+                let a = conv(l.eval(row, cx)?, *aff);
+                let b = conv(r.eval(row, cx)?, *aff);
+                tri(vals::sql_compare(&a, &b, *coll).map(|o| op.test(o)))
+            }
+            Expr::Is { l, r, negated, aff, coll } => {
+                let a = conv(l.eval(row, cx)?, *aff);
+                let b = conv(r.eval(row, cx)?, *aff);
+                let eq = match (&a, &b) {
+                    (Value::Null, Value::Null) => true,
+                    (Value::Null, _) | (_, Value::Null) => false,
+                    _ => vals::compare_collated(&a, &b, *coll) == Ordering::Equal,
+                };
+                boolv(eq != *negated)
+            }
+            Expr::And(l, r) => {
+                let a = vals::truthy(&l.eval(row, cx)?);
+                if a == Some(false) {
+                    return Ok(boolv(false));
+                }
+                let b = vals::truthy(&r.eval(row, cx)?);
+                match (a, b) {
+                    (_, Some(false)) => boolv(false),
+                    (Some(true), Some(true)) => boolv(true),
+                    _ => Value::Null,
+                }
+            }
+            Expr::Or(l, r) => {
+                let a = vals::truthy(&l.eval(row, cx)?);
+                if a == Some(true) {
+                    return Ok(boolv(true));
+                }
+                let b = vals::truthy(&r.eval(row, cx)?);
+                match (a, b) {
+                    (_, Some(true)) => boolv(true),
+                    (Some(false), Some(false)) => boolv(false),
+                    _ => Value::Null,
+                }
+            }
+            Expr::IsNull(e, negated) => boolv(matches!(e.eval(row, cx)?, Value::Null) != *negated),
+            Expr::Like { expr, pattern, escape, negated } => {
+                let t = expr.eval(row, cx)?;
+                let p = pattern.eval(row, cx)?;
+                let esc = match escape {
+                    Some(e) => match vals::to_text(&e.eval(row, cx)?) {
+                        Some(s) => {
+                            let mut it = s.chars();
+                            match (it.next(), it.next()) {
+                                (Some(c), None) => Some(c),
+                                _ => {
+                                    return Err(Error::InvalidInput(
+                                        "ESCAPE expression must be a single character".into(),
+                                    ));
+                                }
+                            }
+                        }
+                        None => return Ok(Value::Null),
+                    },
+                    None => None,
+                };
+                match (vals::to_text(&t), vals::to_text(&p)) {
+                    (Some(t), Some(p)) => boolv(vals::like(&p, &t, esc) != *negated),
+                    _ => Value::Null,
+                }
+            }
+            Expr::Glob { expr, pattern, negated } => {
+                let t = expr.eval(row, cx)?;
+                let p = pattern.eval(row, cx)?;
+                match (vals::to_text(&t), vals::to_text(&p)) {
+                    (Some(t), Some(p)) => boolv(vals::glob(&p, &t) != *negated),
+                    _ => Value::Null,
+                }
+            }
+            Expr::InList { expr, list, affs, negated } => {
+                let x = expr.eval(row, cx)?;
+                if list.is_empty() {
+                    return Ok(boolv(*negated));
+                }
+                if matches!(x, Value::Null) {
+                    return Ok(Value::Null);
+                }
+                let mut saw_null = false;
+                for (e, aff) in list.iter().zip(affs) {
+                    let v = conv(e.eval(row, cx)?, *aff);
+                    let x = conv(x.clone(), *aff);
+                    match vals::sql_compare(&x, &v, Collation::Binary) {
+                        Some(Ordering::Equal) => return Ok(boolv(!*negated)),
+                        Some(_) => {}
+                        None => saw_null = true,
+                    }
+                }
+                if saw_null { Value::Null } else { boolv(*negated) }
+            }
+            Expr::Sub { kind, sub, lhs, aff, negated, outer_offset } => {
+                let outer = row.get(*outer_offset..).unwrap_or(&[]);
+                match kind {
+                    SubKind::Scalar => exec::subquery_scalar(sub, outer, cx)?,
+                    SubKind::Exists => boolv(exec::subquery_exists(sub, outer, cx)? != *negated),
+                    SubKind::In => {
+                        let lhs = lhs.as_ref().ok_or_else(|| bad_col(0))?;
+                        let x = lhs.eval(row, cx)?;
+                        tri(exec::subquery_in(sub, outer, cx, x, *aff)?.map(|b| b != *negated))
+                    }
+                }
+            }
+            Expr::Case { operand, whens, else_, aff } => {
+                let base = match operand {
+                    Some(o) => Some(conv(o.eval(row, cx)?, *aff)),
+                    None => None,
+                };
+                for (w, t) in whens {
+                    let c = w.eval(row, cx)?;
+                    let hit = match &base {
+                        Some(b) => {
+                            let c = conv(c, *aff);
+                            vals::sql_compare(b, &c, Collation::Binary) == Some(Ordering::Equal)
+                        }
+                        None => vals::truthy(&c) == Some(true),
+                    };
+                    if hit {
+                        return t.eval(row, cx);
+                    }
+                }
+                match else_ {
+                    Some(e) => e.eval(row, cx)?,
+                    None => Value::Null,
+                }
+            }
+            Expr::Cast(e, aff) => vals::cast(&e.eval(row, cx)?, *aff),
+            Expr::Call(name, args) => {
+                let mut vs = Vec::with_capacity(args.len());
+                for a in args {
+                    vs.push(a.eval(row, cx)?);
+                }
+                vals::scalar(name, &vs)?
+            }
+            Expr::Agg(_) => {
+                return Err(Error::InvalidInput("misuse of aggregate function".into()));
+            }
+        })
+    }
+
+    /// True if the expression is true (NULL and false are not).
+    pub fn is_true(&self, row: &[Value], cx: &Context) -> Result<bool> {
+        Ok(vals::truthy(&self.eval(row, cx)?) == Some(true))
+    }
+
+    /// Calls `f` on every node, parents first; subquery plans are not
+    /// entered.
+    pub fn walk(&self, f: &mut dyn FnMut(&Expr)) {
+        f(self);
+        match self {
+            Expr::Negate(e)
+            | Expr::BitNot(e)
+            | Expr::Not(e)
+            | Expr::Identity(e)
+            | Expr::IsNull(e, _)
+            | Expr::Cast(e, _) => e.walk(f),
+            Expr::Arith(_, l, r) | Expr::And(l, r) | Expr::Or(l, r) => {
+                l.walk(f);
+                r.walk(f);
+            }
+            Expr::Cmp { l, r, .. } | Expr::Is { l, r, .. } => {
+                l.walk(f);
+                r.walk(f);
+            }
+            Expr::Like { expr, pattern, escape, .. } => {
+                expr.walk(f);
+                pattern.walk(f);
+                if let Some(e) = escape {
+                    e.walk(f);
+                }
+            }
+            Expr::Glob { expr, pattern, .. } => {
+                expr.walk(f);
+                pattern.walk(f);
+            }
+            Expr::InList { expr, list, .. } => {
+                expr.walk(f);
+                list.iter().for_each(|e| e.walk(f));
+            }
+            Expr::Sub { lhs, .. } => {
+                if let Some(e) = lhs {
+                    e.walk(f);
+                }
+            }
+            Expr::Case { operand, whens, else_, .. } => {
+                if let Some(e) = operand {
+                    e.walk(f);
+                }
+                for (w, t) in whens {
+                    w.walk(f);
+                    t.walk(f);
+                }
+                if let Some(e) = else_ {
+                    e.walk(f);
+                }
+            }
+            Expr::Call(_, args) => args.iter().for_each(|e| e.walk(f)),
+            Expr::Literal(_)
+            | Expr::Column(_)
+            | Expr::Outer { .. }
+            | Expr::Param(_)
+            | Expr::Agg(_) => {}
+        }
+    }
+
+    /// Rebuilds the tree bottom-up through `f` (applied to every node after
+    /// its children). Subquery plans are not entered.
+    pub fn transform(self, f: &mut dyn FnMut(Expr) -> Result<Expr>) -> Result<Expr> {
+        let e = self.map_children(&mut |c| c.transform(f))?;
+        f(e)
+    }
+
+    /// Rebuilds this node with `f` applied to each direct child.
+    pub fn map_children(self, f: &mut dyn FnMut(Expr) -> Result<Expr>) -> Result<Expr> {
+        let b = |e: Box<Expr>, f: &mut dyn FnMut(Expr) -> Result<Expr>| -> Result<Box<Expr>> {
+            Ok(Box::new(f(*e)?))
+        };
+        let e = match self {
+            Expr::Negate(e) => Expr::Negate(b(e, f)?),
+            Expr::BitNot(e) => Expr::BitNot(b(e, f)?),
+            Expr::Not(e) => Expr::Not(b(e, f)?),
+            Expr::Identity(e) => Expr::Identity(b(e, f)?),
+            Expr::IsNull(e, n) => Expr::IsNull(b(e, f)?, n),
+            Expr::Cast(e, a) => Expr::Cast(b(e, f)?, a),
+            Expr::Arith(op, l, r) => Expr::Arith(op, b(l, f)?, b(r, f)?),
+            Expr::And(l, r) => Expr::And(b(l, f)?, b(r, f)?),
+            Expr::Or(l, r) => Expr::Or(b(l, f)?, b(r, f)?),
+            Expr::Cmp { op, l, r, aff, coll } => {
+                Expr::Cmp { op, l: b(l, f)?, r: b(r, f)?, aff, coll }
+            }
+            Expr::Is { l, r, negated, aff, coll } => {
+                Expr::Is { l: b(l, f)?, r: b(r, f)?, negated, aff, coll }
+            }
+            Expr::Like { expr, pattern, escape, negated } => Expr::Like {
+                expr: b(expr, f)?,
+                pattern: b(pattern, f)?,
+                escape: match escape {
+                    Some(e) => Some(b(e, f)?),
+                    None => None,
+                },
+                negated,
+            },
+            Expr::Glob { expr, pattern, negated } => {
+                Expr::Glob { expr: b(expr, f)?, pattern: b(pattern, f)?, negated }
+            }
+            Expr::InList { expr, list, affs, negated } => Expr::InList {
+                expr: b(expr, f)?,
+                list: list.into_iter().map(&mut *f).collect::<Result<_>>()?,
+                affs,
+                negated,
+            },
+            Expr::Sub { kind, sub, lhs, aff, negated, outer_offset } => Expr::Sub {
+                kind,
+                sub,
+                lhs: match lhs {
+                    Some(e) => Some(b(e, f)?),
+                    None => None,
+                },
+                aff,
+                negated,
+                outer_offset,
+            },
+            Expr::Case { operand, whens, else_, aff } => Expr::Case {
+                operand: match operand {
+                    Some(e) => Some(b(e, f)?),
+                    None => None,
+                },
+                whens: whens.into_iter().map(|(w, t)| Ok((f(w)?, f(t)?))).collect::<Result<_>>()?,
+                else_: match else_ {
+                    Some(e) => Some(b(e, f)?),
+                    None => None,
+                },
+                aff,
+            },
+            Expr::Call(n, args) => {
+                Expr::Call(n, args.into_iter().map(&mut *f).collect::<Result<_>>()?)
+            }
+            e @ (Expr::Literal(_)
+            | Expr::Column(_)
+            | Expr::Outer { .. }
+            | Expr::Param(_)
+            | Expr::Agg(_)) => e,
+        };
+        Ok(e)
+    }
+
+    /// Columns of the current row this expression reads (including, via
+    /// subqueries, columns their bodies read from this row).
+    pub fn columns(&self) -> Vec<usize> {
+        let mut out = Vec::new();
+        self.walk(&mut |e| match e {
+            Expr::Column(i) => out.push(*i),
+            Expr::Sub { sub, outer_offset, .. } => {
+                out.extend(sub.outer_refs.iter().map(|i| i + outer_offset))
+            }
+            _ => {}
+        });
+        out
+    }
+
+    /// True if the expression contains a subquery.
+    pub fn has_subquery(&self) -> bool {
+        let mut found = false;
+        self.walk(&mut |e| found |= matches!(e, Expr::Sub { .. }));
+        found
+    }
+
+    /// True if evaluating needs no row (literals, parameters, outer rows).
+    pub fn is_row_free(&self) -> bool {
+        let mut free = true;
+        self.walk(&mut |e| free &= !matches!(e, Expr::Column(_) | Expr::Sub { .. } | Expr::Agg(_)));
+        free
+    }
+
+    /// Shifts every column reference by `-by` (for evaluating an expression
+    /// bound to a wide row on one table's slice of it).
+    pub fn shift(self, by: usize) -> Expr {
+        self.transform(&mut |e| {
+            Ok(match e {
+                Expr::Column(i) => Expr::Column(i - by),
+                e => e,
+            })
+        })
+        .expect("shift cannot fail")
+    }
+
+    /// Structural equality, for matching GROUP BY / ORDER BY expressions.
+    pub fn same(&self, other: &Expr) -> bool {
+        format!("{self:?}") == format!("{other:?}")
+    }
+}
+
+fn bad_col(i: usize) -> Error {
+    Error::Corrupt(format!("internal: column {i} out of range"))
+}

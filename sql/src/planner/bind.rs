@@ -1,0 +1,654 @@
+//! Name resolution and expression lowering: `ast::Expr` → [`Expr`].
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use sqlparser::ast;
+
+use super::{AggCall, SubPlan};
+use crate::catalog::{Schema, TableDef, object_name};
+use crate::exec::vals::{self, Affinity, Collation};
+use crate::expr::{ArithOp, CmpOp, Expr, SubKind};
+use crate::storage::RowStore;
+use crate::value::Value;
+use crate::{Error, Result};
+
+/// Parameter slots of a statement: index → name (`None` for `?`/`?N`).
+#[derive(Clone, Debug, Default)]
+pub struct ParamMap {
+    pub names: Vec<Option<String>>,
+}
+
+impl ParamMap {
+    fn slot(&mut self, p: &str) -> Result<usize> {
+        if p == "?" {
+            self.names.push(None);
+            return Ok(self.names.len() - 1);
+        }
+        if let Some(n) = p.strip_prefix('?') {
+            let i: usize = n
+                .parse()
+                .ok()
+                .filter(|i| (1..=32766).contains(i))
+                .ok_or_else(|| Error::InvalidInput(format!("bad parameter: {p}")))?;
+            if self.names.len() < i {
+                self.names.resize(i, None);
+            }
+            return Ok(i - 1);
+        }
+        if let Some(i) = self.names.iter().position(|n| n.as_deref() == Some(p)) {
+            return Ok(i);
+        }
+        self.names.push(Some(p.to_string()));
+        Ok(self.names.len() - 1)
+    }
+}
+
+/// One relation visible by name in a scope.
+#[derive(Clone, Debug)]
+pub struct ScopeTable {
+    pub name: String,
+    pub columns: Vec<(String, Option<Affinity>, Collation)>,
+    pub offset: usize,
+    /// Local position of the rowid column, for tables.
+    pub rowid: Option<usize>,
+    pub table: Option<Arc<TableDef>>,
+}
+
+impl ScopeTable {
+    pub fn width(&self) -> usize {
+        self.columns.len() + usize::from(self.rowid.is_some())
+    }
+}
+
+/// The names of one query level.
+#[derive(Clone, Debug, Default)]
+pub struct Scope {
+    pub tables: Vec<ScopeTable>,
+    pub width: usize,
+}
+
+/// What a query level learned about its references to enclosing levels.
+#[derive(Clone, Debug, Default)]
+pub struct LevelInfo {
+    pub correlated: bool,
+    pub outer_refs: BTreeSet<usize>,
+}
+
+pub struct Binder<'a> {
+    pub schema: &'a Schema,
+    pub store: &'a dyn RowStore,
+    pub params: ParamMap,
+    pub scopes: Vec<Scope>,
+    pub levels: Vec<LevelInfo>,
+    /// Where aggregate calls go while binding an aggregate query's
+    /// projection, HAVING and ORDER BY; `None` where they are not allowed.
+    pub aggs: Option<Vec<AggCall>>,
+    pub next_sub: usize,
+    pub ctes: Vec<(String, ast::Query)>,
+}
+
+impl<'a> Binder<'a> {
+    pub fn new(schema: &'a Schema, store: &'a dyn RowStore) -> Binder<'a> {
+        Binder {
+            schema,
+            store,
+            params: ParamMap::default(),
+            scopes: Vec::new(),
+            levels: Vec::new(),
+            aggs: None,
+            next_sub: 0,
+            ctes: Vec::new(),
+        }
+    }
+
+    /// Pushes a scope for a new SELECT at the current level.
+    pub fn push_scope(&mut self, scope: Scope) {
+        self.scopes.push(scope);
+        if self.levels.len() < self.scopes.len() {
+            self.levels.push(LevelInfo::default());
+        }
+    }
+
+    pub fn pop_scope(&mut self) {
+        self.scopes.pop();
+    }
+
+    fn current(&self) -> &Scope {
+        self.scopes.last().expect("binding outside a scope")
+    }
+
+    /// Resolves a column name to an expression.
+    pub fn resolve(&mut self, qual: Option<&str>, name: &str) -> Result<Option<Expr>> {
+        let n = self.scopes.len();
+        for level in (0..n).rev() {
+            let mut found: Option<usize> = None;
+            let mut ambiguous = false;
+            for t in &self.scopes[level].tables {
+                if qual.is_some_and(|q| !q.eq_ignore_ascii_case(&t.name)) {
+                    continue;
+                }
+                let hit =
+                    t.columns.iter().position(|c| c.0.eq_ignore_ascii_case(name)).or_else(|| {
+                        let is_rowid = ["rowid", "oid", "_rowid_"]
+                            .iter()
+                            .any(|r| r.eq_ignore_ascii_case(name));
+                        if is_rowid { t.rowid } else { None }
+                    });
+                if let Some(i) = hit {
+                    if found.is_some() {
+                        ambiguous = true;
+                    }
+                    found = Some(t.offset + i);
+                }
+            }
+            if ambiguous {
+                return Err(Error::InvalidInput(format!("ambiguous column name: {name}")));
+            }
+            if let Some(index) = found {
+                if level == n - 1 {
+                    return Ok(Some(Expr::Column(index)));
+                }
+                for l in level + 1..n {
+                    self.levels[l].correlated = true;
+                }
+                self.levels[level + 1].outer_refs.insert(index);
+                return Ok(Some(Expr::Outer { depth: n - 1 - level, index }));
+            }
+        }
+        Ok(None)
+    }
+
+    fn column_meta(&self, level: usize, index: usize) -> Option<(Option<Affinity>, Collation)> {
+        for t in &self.scopes.get(level)?.tables {
+            if index >= t.offset && index < t.offset + t.width() {
+                let i = index - t.offset;
+                return Some(match t.columns.get(i) {
+                    Some(c) => (c.1, c.2),
+                    None => (Some(Affinity::Integer), Collation::Binary), // the rowid
+                });
+            }
+        }
+        None
+    }
+
+    /// The affinity of a bound expression (columns and CASTs have one).
+    pub fn aff(&self, e: &Expr) -> Option<Affinity> {
+        let n = self.scopes.len();
+        match e {
+            Expr::Column(i) => self.column_meta(n.checked_sub(1)?, *i).and_then(|m| m.0),
+            Expr::Outer { depth, index } => {
+                self.column_meta(n.checked_sub(1 + depth)?, *index).and_then(|m| m.0)
+            }
+            Expr::Cast(_, a) => Some(*a),
+            _ => None,
+        }
+    }
+
+    fn coll_of(&self, ast_e: &ast::Expr, e: &Expr) -> Option<Collation> {
+        if let ast::Expr::Collate { collation, .. } = ast_e {
+            return object_name(collation).ok().map(|n| match n.to_ascii_lowercase().as_str() {
+                "nocase" => Collation::NoCase,
+                "rtrim" => Collation::RTrim,
+                _ => Collation::Binary,
+            });
+        }
+        let n = self.scopes.len();
+        match e {
+            Expr::Column(i) => self.column_meta(n.checked_sub(1)?, *i).map(|m| m.1),
+            Expr::Outer { depth, index } => {
+                self.column_meta(n.checked_sub(1 + depth)?, *index).map(|m| m.1)
+            }
+            _ => None,
+        }
+    }
+
+    /// The collation of a comparison: explicit COLLATE wins, then the left
+    /// column's, then the right column's.
+    pub fn comparison_coll(&self, la: &ast::Expr, l: &Expr, ra: &ast::Expr, r: &Expr) -> Collation {
+        let explicit = |a: &ast::Expr| matches!(a, ast::Expr::Collate { .. });
+        if explicit(la) {
+            return self.coll_of(la, l).unwrap_or(Collation::Binary);
+        }
+        if explicit(ra) {
+            return self.coll_of(ra, r).unwrap_or(Collation::Binary);
+        }
+        self.coll_of(la, l).or_else(|| self.coll_of(ra, r)).unwrap_or(Collation::Binary)
+    }
+
+    pub fn bind_expr(&mut self, e: &ast::Expr) -> Result<Expr> {
+        use ast::Expr as A;
+        Ok(match e {
+            A::Identifier(id) => match self.resolve(None, &id.value)? {
+                Some(x) => x,
+                // SQLite: a double-quoted name that matches no column is a string.
+                None if id.quote_style == Some('"') => Expr::Literal(Value::Text(id.value.clone())),
+                None => return Err(Error::InvalidInput(format!("no such column: {}", id.value))),
+            },
+            A::CompoundIdentifier(parts) => {
+                let n = parts.len();
+                if n < 2 {
+                    return Err(Error::InvalidInput(format!("bad name: {e}")));
+                }
+                let (q, c) = (&parts[n - 2].value, &parts[n - 1].value);
+                match self.resolve(Some(q), c)? {
+                    Some(x) => x,
+                    None => return Err(Error::InvalidInput(format!("no such column: {q}.{c}"))),
+                }
+            }
+            A::Value(v) => self.literal(&v.value)?,
+            A::Nested(inner) => {
+                let x = self.bind_expr(inner)?;
+                // A parenthesised column keeps its affinity in SQLite.
+                x
+            }
+            A::Collate { expr, .. } => self.bind_expr(expr)?,
+            A::UnaryOp { op, expr } => {
+                use ast::UnaryOperator as U;
+                if let (U::Minus, A::Value(v)) = (op, expr.as_ref())
+                    && let ast::Value::Number(s, _) = &v.value
+                    && s == "9223372036854775808"
+                {
+                    return Ok(Expr::Literal(Value::Integer(i64::MIN)));
+                }
+                let x = Box::new(self.bind_expr(expr)?);
+                match op {
+                    U::Minus => match *x {
+                        Expr::Literal(Value::Integer(i)) if i != i64::MIN => {
+                            Expr::Literal(Value::Integer(-i))
+                        }
+                        Expr::Literal(Value::Real(f)) => Expr::Literal(Value::Real(-f)),
+                        x => Expr::Negate(Box::new(x)),
+                    },
+                    U::Plus => Expr::Identity(x),
+                    U::Not => Expr::Not(x),
+                    U::BitwiseNot => Expr::BitNot(x),
+                    _ => return Err(Error::Unsupported(format!("operator {op}"))),
+                }
+            }
+            A::BinaryOp { left, op, right } => self.binary(left, op, right)?,
+            A::IsNull(x) => Expr::IsNull(Box::new(self.bind_expr(x)?), false),
+            A::IsNotNull(x) => Expr::IsNull(Box::new(self.bind_expr(x)?), true),
+            A::IsTrue(x) | A::IsNotFalse(x) | A::IsFalse(x) | A::IsNotTrue(x) => {
+                let want = matches!(e, A::IsTrue(_) | A::IsNotFalse(_));
+                let negate = matches!(e, A::IsNotFalse(_) | A::IsNotTrue(_));
+                let v = self.bind_expr(x)?;
+                // x IS TRUE: x is non-NULL and truthy.
+                Expr::Is {
+                    l: Box::new(Expr::Not(Box::new(Expr::Not(Box::new(v))))),
+                    r: Box::new(Expr::Literal(Value::Integer(want as i64))),
+                    negated: negate,
+                    aff: None,
+                    coll: Collation::Binary,
+                }
+            }
+            A::IsDistinctFrom(l, r) | A::IsNotDistinctFrom(l, r) => {
+                let negated = matches!(e, A::IsDistinctFrom(..));
+                let (le, re) = (self.bind_expr(l)?, self.bind_expr(r)?);
+                let aff = vals::comparison_affinity(self.aff(&le), self.aff(&re));
+                let coll = self.comparison_coll(l, &le, r, &re);
+                Expr::Is { l: Box::new(le), r: Box::new(re), negated, aff, coll }
+            }
+            A::Between { expr, negated, low, high } => {
+                let x = self.bind_expr(expr)?;
+                let lo = self.bind_expr(low)?;
+                let hi = self.bind_expr(high)?;
+                let coll = self.comparison_coll(expr, &x, low, &lo);
+                let a1 = vals::comparison_affinity(self.aff(&x), self.aff(&lo));
+                let a2 = vals::comparison_affinity(self.aff(&x), self.aff(&hi));
+                let both = Expr::And(
+                    Box::new(Expr::Cmp {
+                        op: CmpOp::Ge,
+                        l: Box::new(x.clone()),
+                        r: Box::new(lo),
+                        aff: a1,
+                        coll,
+                    }),
+                    Box::new(Expr::Cmp {
+                        op: CmpOp::Le,
+                        l: Box::new(x),
+                        r: Box::new(hi),
+                        aff: a2,
+                        coll,
+                    }),
+                );
+                if *negated { Expr::Not(Box::new(both)) } else { both }
+            }
+            A::Like { negated, expr, pattern, escape_char, any: false }
+            | A::ILike { negated, expr, pattern, escape_char, any: false } => Expr::Like {
+                expr: Box::new(self.bind_expr(expr)?),
+                pattern: Box::new(self.bind_expr(pattern)?),
+                escape: match escape_char {
+                    Some(e) => Some(Box::new(self.bind_expr(e)?)),
+                    None => None,
+                },
+                negated: *negated,
+            },
+            A::In { expr, target: ast::InTarget::List(list), negated, .. } => {
+                let x = self.bind_expr(expr)?;
+                let xa = self.aff(&x);
+                let mut items = Vec::new();
+                let mut affs = Vec::new();
+                for i in list {
+                    let b = self.bind_expr(i)?;
+                    affs.push(vals::comparison_affinity(xa, self.aff(&b)));
+                    items.push(b);
+                }
+                Expr::InList { expr: Box::new(x), list: items, affs, negated: *negated }
+            }
+            A::In { expr, target: ast::InTarget::Table { name, args: None }, negated, .. } => {
+                // SQLite: `x IN t` means `x IN (SELECT * FROM t)`.
+                let q = table_query(name)?;
+                let e = A::In {
+                    expr: expr.clone(),
+                    target: ast::InTarget::Subquery(Box::new(q)),
+                    negated: *negated,
+                    global: false,
+                };
+                self.bind_expr(&e)?
+            }
+            A::In { expr, target: ast::InTarget::Subquery(subquery), negated, .. } => {
+                let x = self.bind_expr(expr)?;
+                let (sub, saff) = self.bind_subquery(subquery)?;
+                if sub.ncols != 1 {
+                    return Err(Error::InvalidInput(format!(
+                        "sub-select returns {} columns - expected 1",
+                        sub.ncols
+                    )));
+                }
+                let aff = vals::comparison_affinity(self.aff(&x), saff);
+                Expr::Sub {
+                    kind: SubKind::In,
+                    sub,
+                    lhs: Some(Box::new(x)),
+                    aff,
+                    negated: *negated,
+                    outer_offset: 0,
+                }
+            }
+            A::Exists { subquery, negated } => {
+                let (sub, _) = self.bind_subquery(subquery)?;
+                Expr::Sub {
+                    kind: SubKind::Exists,
+                    sub,
+                    lhs: None,
+                    aff: None,
+                    negated: *negated,
+                    outer_offset: 0,
+                }
+            }
+            A::Subquery(q) => {
+                let (sub, _) = self.bind_subquery(q)?;
+                if sub.ncols != 1 {
+                    return Err(Error::InvalidInput(format!(
+                        "sub-select returns {} columns - expected 1",
+                        sub.ncols
+                    )));
+                }
+                Expr::Sub {
+                    kind: SubKind::Scalar,
+                    sub,
+                    lhs: None,
+                    aff: None,
+                    negated: false,
+                    outer_offset: 0,
+                }
+            }
+            A::Case { operand, conditions, else_result, .. } => {
+                let op = match operand {
+                    Some(o) => Some(self.bind_expr(o)?),
+                    None => None,
+                };
+                let mut whens = Vec::new();
+                let mut aff = None;
+                for cw in conditions {
+                    let w = self.bind_expr(&cw.condition)?;
+                    if let Some(o) = &op {
+                        aff = aff.or(vals::comparison_affinity(self.aff(o), self.aff(&w)));
+                    }
+                    whens.push((w, self.bind_expr(&cw.result)?));
+                }
+                let else_ = match else_result {
+                    Some(e) => Some(Box::new(self.bind_expr(e)?)),
+                    None => None,
+                };
+                Expr::Case { operand: op.map(Box::new), whens, else_, aff }
+            }
+            A::Cast { expr, data_type, .. } => {
+                let aff = Affinity::from_declared_type(Some(&data_type.to_string()));
+                Expr::Cast(Box::new(self.bind_expr(expr)?), aff)
+            }
+            A::Function(f) => self.function(f)?,
+            _ => return Err(Error::Unsupported(format!("expression {e}"))),
+        })
+    }
+
+    fn binary(
+        &mut self,
+        left: &ast::Expr,
+        op: &ast::BinaryOperator,
+        right: &ast::Expr,
+    ) -> Result<Expr> {
+        use ast::BinaryOperator as B;
+        let l = self.bind_expr(left)?;
+        let r = self.bind_expr(right)?;
+        let arith = |o: ArithOp, l: Expr, r: Expr| Expr::Arith(o, Box::new(l), Box::new(r));
+        let cmp = |this: &Self, op: CmpOp, l: Expr, r: Expr| {
+            let aff = vals::comparison_affinity(this.aff(&l), this.aff(&r));
+            let coll = this.comparison_coll(left, &l, right, &r);
+            Expr::Cmp { op, l: Box::new(l), r: Box::new(r), aff, coll }
+        };
+        Ok(match op {
+            B::Plus => arith(ArithOp::Add, l, r),
+            B::Minus => arith(ArithOp::Sub, l, r),
+            B::Multiply => arith(ArithOp::Mul, l, r),
+            B::Divide => arith(ArithOp::Div, l, r),
+            B::Modulo => arith(ArithOp::Rem, l, r),
+            B::StringConcat => arith(ArithOp::Concat, l, r),
+            B::BitwiseAnd => arith(ArithOp::BitAnd, l, r),
+            B::BitwiseOr => arith(ArithOp::BitOr, l, r),
+            B::PGBitwiseShiftLeft => arith(ArithOp::Shl, l, r),
+            B::PGBitwiseShiftRight => arith(ArithOp::Shr, l, r),
+            B::Eq => cmp(self, CmpOp::Eq, l, r),
+            B::NotEq => cmp(self, CmpOp::Ne, l, r),
+            B::Lt => cmp(self, CmpOp::Lt, l, r),
+            B::LtEq => cmp(self, CmpOp::Le, l, r),
+            B::Gt => cmp(self, CmpOp::Gt, l, r),
+            B::GtEq => cmp(self, CmpOp::Ge, l, r),
+            B::And => Expr::And(Box::new(l), Box::new(r)),
+            B::Or => Expr::Or(Box::new(l), Box::new(r)),
+            B::Is | B::IsNot => {
+                let aff = vals::comparison_affinity(self.aff(&l), self.aff(&r));
+                let coll = self.comparison_coll(left, &l, right, &r);
+                Expr::Is { l: Box::new(l), r: Box::new(r), negated: *op == B::IsNot, aff, coll }
+            }
+            B::Glob => Expr::Glob { expr: Box::new(l), pattern: Box::new(r), negated: false },
+            _ => return Err(Error::Unsupported(format!("operator {op}"))),
+        })
+    }
+
+    fn literal(&mut self, v: &ast::Value) -> Result<Expr> {
+        use ast::Value as V;
+        Ok(Expr::Literal(match v {
+            V::Number(s, _) => number_literal(s)?,
+            V::SingleQuotedString(s) | V::DoubleQuotedString(s) => Value::Text(s.clone()),
+            V::HexStringLiteral(h) => Value::Blob(decode_hex(h)?),
+            V::Boolean(b) => Value::Integer(*b as i64),
+            V::Null => Value::Null,
+            V::Placeholder(p) => return Ok(Expr::Param(self.params.slot(p)?)),
+            _ => return Err(Error::Unsupported(format!("literal {v}"))),
+        }))
+    }
+
+    fn function(&mut self, f: &ast::Function) -> Result<Expr> {
+        let name = object_name(&f.name)?.to_ascii_lowercase();
+        if f.over.is_some() {
+            return Err(Error::Unsupported("window functions".into()));
+        }
+        let (distinct, args) = match &f.args {
+            ast::FunctionArguments::None => (false, Vec::new()),
+            ast::FunctionArguments::List(l) => (
+                matches!(l.duplicate_treatment, Some(ast::DuplicateTreatment::Distinct)),
+                l.args.clone(),
+            ),
+            ast::FunctionArguments::Subquery(_) => {
+                return Err(Error::Unsupported(format!("function {name} over a subquery")));
+            }
+        };
+        let star = args.len() == 1
+            && matches!(&args[0], ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Wildcard));
+        let arg_exprs = |args: &[ast::FunctionArg]| -> Result<Vec<ast::Expr>> {
+            args.iter()
+                .map(|a| match a {
+                    ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(e)) => Ok(e.clone()),
+                    _ => Err(Error::InvalidInput(format!("bad argument to {name}()"))),
+                })
+                .collect()
+        };
+        let is_agg = vals::is_aggregate(&name)
+            && !(matches!(name.as_str(), "min" | "max") && args.len() > 1);
+        if is_agg || star {
+            if star && name != "count" {
+                return Err(Error::InvalidInput(format!(
+                    "wrong number of arguments to function {name}()"
+                )));
+            }
+            let Some(mut saved) = self.aggs.take() else {
+                return Err(Error::InvalidInput(format!("misuse of aggregate function {name}()")));
+            };
+            let asts = if star { Vec::new() } else { arg_exprs(&args)? };
+            let mut bound = Vec::new();
+            let mut err = None;
+            for a in &asts {
+                match self.bind_expr(a) {
+                    Ok(b) => bound.push(b),
+                    Err(e) => {
+                        err = Some(e);
+                        break;
+                    }
+                }
+            }
+            let j = saved.len();
+            saved.push(AggCall { name: name.clone(), distinct, args: bound });
+            self.aggs = Some(saved);
+            if let Some(e) = err {
+                return Err(e);
+            }
+            // Validate the name and arity now, not at run time.
+            vals::Aggregate::new(&name, distinct, asts.len())?;
+            return Ok(Expr::Agg(j));
+        }
+        let asts = arg_exprs(&args)?;
+        let mut bound = Vec::new();
+        for a in &asts {
+            bound.push(self.bind_expr(a)?);
+        }
+        Ok(match (name.as_str(), bound.len()) {
+            ("like", 2 | 3) => {
+                let mut it = bound.into_iter();
+                let pattern = Box::new(it.next().expect("2 args"));
+                let expr = Box::new(it.next().expect("2 args"));
+                Expr::Like { expr, pattern, escape: it.next().map(Box::new), negated: false }
+            }
+            ("glob", 2) => {
+                let mut it = bound.into_iter();
+                let pattern = Box::new(it.next().expect("2 args"));
+                let expr = Box::new(it.next().expect("2 args"));
+                Expr::Glob { expr, pattern, negated: false }
+            }
+            _ => Expr::Call(name, bound),
+        })
+    }
+
+    /// Plans a subquery one level down; returns it and its first column's
+    /// affinity.
+    pub fn bind_subquery(&mut self, q: &ast::Query) -> Result<(Arc<SubPlan>, Option<Affinity>)> {
+        let depth = self.scopes.len();
+        self.levels.truncate(depth);
+        let saved_aggs = self.aggs.take();
+        let plan = super::plan_query(self, q);
+        self.aggs = saved_aggs;
+        let plan = plan?;
+        let info = self.levels.get(depth).cloned().unwrap_or_default();
+        self.levels.truncate(depth);
+        let id = self.next_sub;
+        self.next_sub += 1;
+        let aff = plan.affinities.first().copied().flatten();
+        Ok((
+            Arc::new(SubPlan {
+                ncols: plan.columns.len(),
+                node: plan.node,
+                id,
+                correlated: info.correlated,
+                outer_refs: info.outer_refs.into_iter().collect(),
+            }),
+            aff,
+        ))
+    }
+
+    /// Runs `f` with no enclosing scopes (views, derived tables, CTEs).
+    pub fn isolated<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        let scopes = std::mem::take(&mut self.scopes);
+        let levels = std::mem::take(&mut self.levels);
+        let aggs = self.aggs.take();
+        let r = f(self);
+        self.scopes = scopes;
+        self.levels = levels;
+        self.aggs = aggs;
+        r
+    }
+
+    pub fn scope_width(&self) -> usize {
+        self.current().width
+    }
+}
+
+/// `SELECT * FROM name` as an AST.
+fn table_query(name: &ast::ObjectName) -> Result<ast::Query> {
+    let sql = format!("SELECT * FROM {name}");
+    let mut stmts =
+        sqlparser::parser::Parser::parse_sql(&sqlparser::dialect::SQLiteDialect {}, &sql)
+            .map_err(|e| Error::Parse(e.to_string()))?;
+    match stmts.pop() {
+        Some(ast::Statement::Query(q)) => Ok(*q),
+        _ => Err(Error::InvalidInput(format!("bad table name {name}"))),
+    }
+}
+
+/// A numeric literal as SQLite reads it: an integer if it fits, else REAL.
+pub fn number_literal(s: &str) -> Result<Value> {
+    if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        return u64::from_str_radix(h, 16)
+            .map(|u| Value::Integer(u as i64))
+            .map_err(|_| Error::InvalidInput(format!("hex literal too big: {s}")));
+    }
+    if s.bytes().all(|b| b.is_ascii_digit())
+        && let Ok(i) = s.parse::<i64>()
+    {
+        return Ok(Value::Integer(i));
+    }
+    s.parse::<f64>().map(Value::Real).map_err(|_| Error::InvalidInput(format!("bad number: {s}")))
+}
+
+fn decode_hex(h: &str) -> Result<Vec<u8>> {
+    if !h.len().is_multiple_of(2) || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(Error::InvalidInput(format!("malformed blob literal: X'{h}'")));
+    }
+    (0..h.len())
+        .step_by(2)
+        .map(|i| {
+            u8::from_str_radix(&h[i..i + 2], 16).map_err(|e| Error::InvalidInput(e.to_string()))
+        })
+        .collect()
+}
+
+/// Splits a predicate into its AND-ed parts.
+pub fn conjuncts(e: Expr, out: &mut Vec<Expr>) {
+    match e {
+        Expr::And(l, r) => {
+            conjuncts(*l, out);
+            conjuncts(*r, out);
+        }
+        e => out.push(e),
+    }
+}

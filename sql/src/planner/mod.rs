@@ -1,0 +1,241 @@
+//! The planner: binds `sqlparser` ASTs against the [`Schema`] and builds
+//! a physical plan ([`Node`] trees) for the executor.
+//!
+//! Binding resolves names to row offsets. Rows inside a SELECT have a
+//! *canonical* layout: the FROM clause's relations side by side, in the
+//! order written, each table contributing its columns plus its rowid. The
+//! join operators produce rows in that layout whatever order they join in,
+//! so expressions are bound once and never remapped. After aggregation a
+//! row is `group keys ++ aggregate results ++ the canonical row of the
+//! group's last input row` (bare columns read the latter, like SQLite).
+//!
+//! Optimisation happens while building: WHERE is split into conjuncts;
+//! single-table conjuncts go down to their scan, where they may pick an
+//! access path (rowid point/range/IN, or an index: equality prefix plus a
+//! range on the next column, or an IN list on the first); joins of inner
+//! relations are ordered greedily, always following join predicates when a
+//! connected relation exists, and equi-joins become hash joins.
+
+pub mod bind;
+mod select;
+
+use std::ops::Bound;
+use std::sync::Arc;
+
+use crate::catalog::{IndexDef, TableDef};
+use crate::exec::vals::{Affinity, Collation};
+use crate::expr::Expr;
+
+pub use bind::{Binder, ParamMap};
+pub use select::{plan_query, plan_table_scan};
+
+/// A planned subquery (scalar, IN or EXISTS).
+#[derive(Debug)]
+pub struct SubPlan {
+    pub node: Node,
+    /// Unique within a statement: the cache key of uncorrelated results.
+    pub id: usize,
+    /// Reads some enclosing query's row: re-evaluated for every row.
+    pub correlated: bool,
+    /// Columns of the immediate parent's (canonical) row it reads.
+    pub outer_refs: Vec<usize>,
+    pub ncols: usize,
+}
+
+/// How a table scan reaches its rows.
+#[derive(Clone, Debug)]
+pub enum Access {
+    /// Every row in rowid order (reverse: descending).
+    Full { reverse: bool },
+    /// Rows whose rowid equals one of the values.
+    RowidIn(Vec<Expr>),
+    /// Rows whose rowid lies in a range.
+    RowidRange { lo: Bound<Expr>, hi: Bound<Expr> },
+    /// Index entries: each prefix in `prefixes` (all when empty) combined
+    /// with the optional range on the next column.
+    Index {
+        index: Arc<IndexDef>,
+        prefixes: Vec<Vec<Expr>>,
+        lo: Bound<Expr>,
+        hi: Bound<Expr>,
+        /// Comparison affinity per key column, applied to probe values.
+        affs: Vec<Option<Affinity>>,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JoinKind {
+    Inner,
+    Left,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetOp {
+    Union,
+    UnionAll,
+    Except,
+    Intersect,
+}
+
+/// One aggregate call: `name(DISTINCT? args)`.
+#[derive(Clone, Debug)]
+pub struct AggCall {
+    pub name: String,
+    pub distinct: bool,
+    pub args: Vec<Expr>,
+}
+
+/// A sort key over the rows of the node below.
+#[derive(Clone, Debug)]
+pub struct SortKey {
+    pub expr: Expr,
+    pub desc: bool,
+    pub coll: Collation,
+}
+
+/// A physical plan node. Every node yields rows of a fixed width.
+#[derive(Debug)]
+pub enum Node {
+    /// A table's rows: its columns then the rowid; `filter` is evaluated on
+    /// that local row.
+    Scan {
+        table: Arc<TableDef>,
+        access: Access,
+        filter: Option<Expr>,
+    },
+    /// Constant rows (expressions may read parameters and outer rows).
+    Values {
+        rows: Vec<Vec<Expr>>,
+        width: usize,
+    },
+    /// Places each input row at `offset` in a row of `width` NULLs.
+    Widen {
+        input: Box<Node>,
+        offset: usize,
+        width: usize,
+    },
+    /// Joins wide rows from `left` with local rows of `right`, placed at
+    /// `offset`. `keys` (left expr on the wide row, right expr on the local
+    /// row, affinity) make it a hash join; `on` filters candidate pairs.
+    Join {
+        left: Box<Node>,
+        right: Box<Node>,
+        offset: usize,
+        kind: JoinKind,
+        keys: Vec<(Expr, Expr, Option<Affinity>)>,
+        on: Option<Expr>,
+    },
+    Filter {
+        input: Box<Node>,
+        pred: Expr,
+    },
+    Project {
+        input: Box<Node>,
+        exprs: Vec<Expr>,
+    },
+    /// Groups by `keys` (one group for no keys and no input when
+    /// `always_one`); output: keys ++ aggregates ++ last input row.
+    Aggregate {
+        input: Box<Node>,
+        keys: Vec<Expr>,
+        aggs: Vec<AggCall>,
+        always_one: bool,
+        width: usize,
+    },
+    Sort {
+        input: Box<Node>,
+        keys: Vec<SortKey>,
+    },
+    Limit {
+        input: Box<Node>,
+        limit: Option<Expr>,
+        offset: Option<Expr>,
+    },
+    /// Drops rows equal to an earlier one on the first `ncols` columns.
+    Distinct {
+        input: Box<Node>,
+        ncols: usize,
+    },
+    SetOp {
+        op: SetOp,
+        left: Box<Node>,
+        right: Box<Node>,
+    },
+}
+
+impl Node {
+    /// A text rendering of the plan, one line per node (for EXPLAIN).
+    pub fn explain(&self, depth: usize, out: &mut Vec<String>) {
+        let pad = "  ".repeat(depth);
+        let line = match self {
+            Node::Scan { table, access, filter } => {
+                let a = match access {
+                    Access::Full { reverse } => {
+                        format!("SCAN {}{}", table.name, if *reverse { " DESC" } else { "" })
+                    }
+                    Access::RowidIn(v) => {
+                        format!("SEARCH {} USING ROWID IN ({} values)", table.name, v.len())
+                    }
+                    Access::RowidRange { .. } => format!("SEARCH {} USING ROWID RANGE", table.name),
+                    Access::Index { index, prefixes, lo, hi, .. } => {
+                        let range = !matches!((lo, hi), (Bound::Unbounded, Bound::Unbounded));
+                        format!(
+                            "SEARCH {} USING INDEX {} ({} prefix{}{})",
+                            table.name,
+                            index.name,
+                            prefixes.len(),
+                            if prefixes.len() == 1 { "" } else { "es" },
+                            if range { " + range" } else { "" }
+                        )
+                    }
+                };
+                format!("{a}{}", if filter.is_some() { " FILTER" } else { "" })
+            }
+            Node::Values { rows, .. } => format!("VALUES ({} rows)", rows.len()),
+            Node::Widen { .. } => String::new(),
+            Node::Join { keys, kind, on, .. } => format!(
+                "{} {}JOIN{}",
+                if keys.is_empty() { "NESTED LOOP" } else { "HASH" },
+                if *kind == JoinKind::Left { "LEFT " } else { "" },
+                if on.is_some() { " FILTER" } else { "" }
+            ),
+            Node::Filter { .. } => "FILTER".into(),
+            Node::Project { exprs, .. } => format!("PROJECT {} columns", exprs.len()),
+            Node::Aggregate { keys, aggs, .. } => {
+                format!("AGGREGATE {} keys, {} aggregates", keys.len(), aggs.len())
+            }
+            Node::Sort { keys, .. } => format!("SORT {} keys", keys.len()),
+            Node::Limit { .. } => "LIMIT".into(),
+            Node::Distinct { .. } => "DISTINCT".into(),
+            Node::SetOp { op, .. } => format!("{op:?}").to_uppercase(),
+        };
+        let next = if line.is_empty() {
+            depth
+        } else {
+            out.push(format!("{pad}{line}"));
+            depth + 1
+        };
+        match self {
+            Node::Scan { .. } | Node::Values { .. } => {}
+            Node::Widen { input, .. }
+            | Node::Filter { input, .. }
+            | Node::Project { input, .. }
+            | Node::Aggregate { input, .. }
+            | Node::Sort { input, .. }
+            | Node::Limit { input, .. }
+            | Node::Distinct { input, .. } => input.explain(next, out),
+            Node::Join { left, right, .. } | Node::SetOp { left, right, .. } => {
+                left.explain(next, out);
+                right.explain(next, out);
+            }
+        }
+    }
+}
+
+/// A planned query: its plan, result column names and affinities.
+#[derive(Debug)]
+pub struct QueryPlan {
+    pub node: Node,
+    pub columns: Vec<String>,
+    pub affinities: Vec<Option<Affinity>>,
+}

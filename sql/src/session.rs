@@ -1,0 +1,550 @@
+//! Sessions: the API the facade and the Reservoir use to run SQL.
+//!
+//! # Life of a statement
+//! 1. **Parse.** The text goes through `sqlparser` (`SQLiteDialect`) into
+//!    an AST (`Session::execute` runs every statement of the text and
+//!    returns the last one's outcome).
+//! 2. **Bind and plan** (`planner`). Names are resolved against the
+//!    in-memory [`Schema`] (rebuilt from the catalog when the schema
+//!    cookie changes), expressions are lowered to compiled [`crate::expr::Expr`]
+//!    trees (columns become row offsets; functions resolve to `func`), and
+//!    a physical plan is built: WHERE split into conjuncts and pushed to the
+//!    scans, access paths chosen (rowid / index equality, ranges, IN), inner
+//!    joins ordered greedily along join predicates, equi-joins hashed.
+//! 3. **Execute** (`exec`). The plan becomes a tree of pull-based
+//!    operators; `next(cx)` pulls one row at a time. Queries stream to the
+//!    caller through [`Rows`]; DML collects its target rows, then writes.
+//! 4. **Store** (`storage`). Operators read and write through the
+//!    [`RowStore`] seam: one transaction's view of tables and indexes.
+//! 5. **Transactions.** Outside `BEGIN … COMMIT` every statement runs in its
+//!    own transaction (autocommit). Inside one, every statement runs in a
+//!    savepoint, so a failing statement leaves no partial effects.
+//!    `SAVEPOINT`/`RELEASE`/`ROLLBACK TO` map to the store's savepoints.
+
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+use sqlparser::ast;
+use sqlparser::dialect::SQLiteDialect;
+use sqlparser::parser::Parser;
+
+use crate::catalog::Schema;
+use crate::exec::dml::{self, DmlResult};
+use crate::exec::{Context, Operator, SubCache, build};
+use crate::planner::{Binder, ParamMap, plan_query};
+use crate::storage::{MemStore, MemTxn, RowStore};
+use crate::value::Value;
+use crate::{Error, Result};
+
+/// Statement parameters: `?`, `?N` (positional, from 1) and `:name`,
+/// `@name`, `$name` (named; the name may be given with or without its
+/// prefix character).
+#[derive(Clone, Debug, Default)]
+pub enum Params {
+    #[default]
+    None,
+    Positional(Vec<Value>),
+    Named(Vec<(String, Value)>),
+}
+
+/// The outcome of one statement.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    Rows { columns: Vec<String>, rows: Vec<Vec<Value>> },
+    Affected(u64),
+    Ok,
+}
+
+/// A transaction of some backend.
+pub trait Txn: RowStore {
+    fn commit(self: Box<Self>) -> Result<()>;
+    fn rollback(self: Box<Self>);
+}
+
+impl Txn for MemTxn {
+    fn commit(self: Box<Self>) -> Result<()> {
+        MemTxn::commit(*self)
+    }
+    fn rollback(self: Box<Self>) {
+        MemTxn::rollback(*self)
+    }
+}
+
+#[derive(Clone)]
+enum Backend {
+    Mem(MemStore),
+}
+
+/// A database engine: the storage backend and the shared schema cache.
+/// Cheap to clone; `Send + Sync`.
+#[derive(Clone)]
+pub struct Engine {
+    backend: Backend,
+    schema: Arc<Mutex<Option<Arc<Schema>>>>,
+}
+
+impl Engine {
+    /// An engine over a fresh in-memory store.
+    pub fn memory() -> Engine {
+        Engine { backend: Backend::Mem(MemStore::new()), schema: Arc::new(Mutex::new(None)) }
+    }
+
+    pub fn session(&self) -> Session {
+        Session {
+            engine: self.clone(),
+            txn: None,
+            savepoints: Vec::new(),
+            private: None,
+            ddl: false,
+        }
+    }
+
+    fn begin(&self, write: bool) -> Result<Box<dyn Txn>> {
+        match &self.backend {
+            Backend::Mem(m) => Ok(Box::new(m.begin(write)?)),
+        }
+    }
+
+    /// The committed schema as seen by `store` (cached by cookie).
+    fn schema(&self, store: &dyn RowStore) -> Result<Arc<Schema>> {
+        let cookie = store.schema_cookie()?;
+        let mut cache = self.schema.lock();
+        if let Some(s) = cache.as_ref()
+            && s.cookie == cookie
+        {
+            return Ok(s.clone());
+        }
+        let s = Arc::new(Schema::load(store)?);
+        *cache = Some(s.clone());
+        Ok(s)
+    }
+
+    fn invalidate(&self) {
+        *self.schema.lock() = None;
+    }
+}
+
+/// A parsed statement, ready to run any number of times.
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    stmt: ast::Statement,
+}
+
+/// A connection-like handle: autocommit, or inside an explicit
+/// transaction. `Send`.
+pub struct Session {
+    engine: Engine,
+    txn: Option<Box<dyn Txn>>,
+    /// Named savepoints, innermost last; the flag marks one that began the
+    /// transaction (its RELEASE commits).
+    savepoints: Vec<(String, u64, bool)>,
+    /// The schema inside a transaction that changed it (never shared).
+    private: Option<Arc<Schema>>,
+    /// The current transaction changed the schema.
+    ddl: bool,
+}
+
+/// A streaming query result.
+pub struct Rows<'s> {
+    columns: Vec<String>,
+    op: Box<dyn Operator>,
+    store: StoreRef<'s>,
+    params: Vec<Value>,
+    cache: SubCache,
+    done: bool,
+}
+
+enum StoreRef<'s> {
+    Owned(Box<dyn Txn>),
+    Borrowed(&'s dyn RowStore),
+    Materialised(std::vec::IntoIter<Vec<Value>>),
+}
+
+impl Rows<'_> {
+    pub fn columns(&self) -> &[String] {
+        &self.columns
+    }
+}
+
+impl Iterator for Rows<'_> {
+    type Item = Result<Vec<Value>>;
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        let store: &dyn RowStore = match &mut self.store {
+            StoreRef::Owned(t) => &**t,
+            StoreRef::Borrowed(s) => *s,
+            StoreRef::Materialised(it) => return it.next().map(Ok),
+        };
+        let cx = Context::new(store, &self.params, &self.cache);
+        match self.op.next(&cx) {
+            Ok(Some(r)) => Some(Ok(r)),
+            Ok(None) => {
+                self.done = true;
+                None
+            }
+            Err(e) => {
+                self.done = true;
+                Some(Err(e))
+            }
+        }
+    }
+}
+
+fn parse(sql: &str) -> Result<Vec<ast::Statement>> {
+    Parser::parse_sql(&SQLiteDialect {}, sql).map_err(|e| Error::Parse(e.to_string()))
+}
+
+/// Values for a statement's parameter slots.
+fn resolve_params(map: &ParamMap, params: &Params) -> Result<Vec<Value>> {
+    Ok(match params {
+        Params::None => vec![Value::Null; map.names.len()],
+        Params::Positional(v) => {
+            (0..map.names.len()).map(|i| v.get(i).cloned().unwrap_or(Value::Null)).collect()
+        }
+        Params::Named(named) => map
+            .names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                let Some(n) = n else {
+                    return named.get(i).map(|p| p.1.clone()).unwrap_or(Value::Null);
+                };
+                let bare = &n[1..];
+                named
+                    .iter()
+                    .find(|(k, _)| k == n || k == bare)
+                    .map(|p| p.1.clone())
+                    .unwrap_or(Value::Null)
+            })
+            .collect(),
+    })
+}
+
+fn is_read_only(stmt: &ast::Statement) -> bool {
+    matches!(stmt, ast::Statement::Query(_) | ast::Statement::Explain { .. })
+}
+
+fn is_ddl(stmt: &ast::Statement) -> bool {
+    matches!(
+        stmt,
+        ast::Statement::CreateTable(_)
+            | ast::Statement::CreateIndex(_)
+            | ast::Statement::CreateView(_)
+            | ast::Statement::Drop { .. }
+            | ast::Statement::AlterTable(_)
+    )
+}
+
+fn dml_outcome(r: DmlResult) -> Outcome {
+    match r.returning {
+        Some(rows) => Outcome::Rows { columns: r.columns, rows },
+        None => Outcome::Affected(r.affected),
+    }
+}
+
+/// Runs a non-transaction-control statement against a store.
+fn run(
+    store: &dyn RowStore,
+    schema: &Schema,
+    stmt: &ast::Statement,
+    params: &Params,
+) -> Result<Outcome> {
+    let resolver = |m: &ParamMap| resolve_params(m, params);
+    match stmt {
+        ast::Statement::Query(q) => {
+            let (columns, mut op, pv) = plan_select(store, schema, q, params)?;
+            let cache = SubCache::default();
+            let cx = Context::new(store, &pv, &cache);
+            let mut rows = Vec::new();
+            while let Some(r) = op.next(&cx)? {
+                rows.push(r);
+            }
+            Ok(Outcome::Rows { columns, rows })
+        }
+        ast::Statement::Explain { statement, .. } => {
+            let ast::Statement::Query(q) = statement.as_ref() else {
+                return Err(Error::Unsupported("EXPLAIN of a non-query".into()));
+            };
+            let mut b = Binder::new(schema, store);
+            let plan = plan_query(&mut b, q)?;
+            let mut lines = Vec::new();
+            plan.node.explain(0, &mut lines);
+            Ok(Outcome::Rows {
+                columns: vec!["plan".into()],
+                rows: lines.into_iter().map(|l| vec![Value::Text(l)]).collect(),
+            })
+        }
+        ast::Statement::Insert(ins) => Ok(dml_outcome(dml::insert(store, schema, ins, &resolver)?)),
+        ast::Statement::Update(u) => Ok(dml_outcome(dml::update(
+            store,
+            schema,
+            &u.table,
+            &u.assignments,
+            u.selection.as_ref(),
+            u.or.as_ref(),
+            u.returning.as_ref(),
+            &resolver,
+        )?)),
+        ast::Statement::Delete(d) => Ok(dml_outcome(dml::delete(store, schema, d, &resolver)?)),
+        ast::Statement::CreateTable(ct) => {
+            dml::create_table(store, schema, ct).map(|_| Outcome::Ok)
+        }
+        ast::Statement::CreateIndex(ci) => {
+            dml::create_index(store, schema, ci).map(|_| Outcome::Ok)
+        }
+        ast::Statement::CreateView(cv) => dml::create_view(store, schema, cv).map(|_| Outcome::Ok),
+        ast::Statement::Drop { object_type, if_exists, names, .. } => {
+            dml::drop(store, schema, object_type, *if_exists, names).map(|_| Outcome::Ok)
+        }
+        other => Err(Error::Unsupported(format!("statement {}", first_words(&other.to_string())))),
+    }
+}
+
+fn first_words(s: &str) -> String {
+    s.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+}
+
+type Planned = (Vec<String>, Box<dyn Operator>, Vec<Value>);
+
+fn plan_select(
+    store: &dyn RowStore,
+    schema: &Schema,
+    q: &ast::Query,
+    params: &Params,
+) -> Result<Planned> {
+    let mut b = Binder::new(schema, store);
+    let plan = plan_query(&mut b, q)?;
+    let pv = resolve_params(&b.params, params)?;
+    Ok((plan.columns, build(&plan.node), pv))
+}
+
+impl Session {
+    /// True inside `BEGIN … COMMIT` (or an outermost SAVEPOINT).
+    pub fn in_transaction(&self) -> bool {
+        self.txn.is_some()
+    }
+
+    /// Runs every statement of `sql`; returns the last one's outcome.
+    pub fn execute(&mut self, sql: &str, params: &Params) -> Result<Outcome> {
+        let stmts = parse(sql)?;
+        let mut last = Outcome::Ok;
+        for s in &stmts {
+            last = self.execute_stmt(s, params)?;
+        }
+        Ok(last)
+    }
+
+    pub fn prepare(&mut self, sql: &str) -> Result<Prepared> {
+        let mut stmts = parse(sql)?;
+        if stmts.len() != 1 {
+            return Err(Error::InvalidInput(format!(
+                "expected one statement, got {}",
+                stmts.len()
+            )));
+        }
+        Ok(Prepared { stmt: stmts.remove(0) })
+    }
+
+    pub fn run(&mut self, p: &Prepared, params: &Params) -> Result<Outcome> {
+        self.execute_stmt(&p.stmt, params)
+    }
+
+    /// Runs one query and streams its rows.
+    pub fn query(&mut self, sql: &str, params: &Params) -> Result<Rows<'_>> {
+        let mut stmts = parse(sql)?;
+        if stmts.len() != 1 {
+            return Err(Error::InvalidInput(format!(
+                "expected one statement, got {}",
+                stmts.len()
+            )));
+        }
+        let stmt = stmts.remove(0);
+        let ast::Statement::Query(q) = &stmt else {
+            // Anything else runs to completion; its rows (RETURNING,
+            // EXPLAIN) are handed out from memory.
+            let (columns, rows) = match self.execute_stmt(&stmt, params)? {
+                Outcome::Rows { columns, rows } => (columns, rows),
+                _ => (Vec::new(), Vec::new()),
+            };
+            return Ok(Rows {
+                columns,
+                op: build(&crate::planner::Node::Values { rows: Vec::new(), width: 0 }),
+                store: StoreRef::Materialised(rows.into_iter()),
+                params: Vec::new(),
+                cache: SubCache::default(),
+                done: false,
+            });
+        };
+        match self.txn.take() {
+            Some(t) => {
+                let schema = self.schema_in_txn(&*t);
+                self.txn = Some(t);
+                let schema = schema?;
+                let store: &dyn RowStore = &**self.txn.as_ref().expect("just set");
+                let (columns, op, params) = plan_select(store, &schema, q, params)?;
+                Ok(Rows {
+                    columns,
+                    op,
+                    store: StoreRef::Borrowed(store),
+                    params,
+                    cache: SubCache::default(),
+                    done: false,
+                })
+            }
+            None => {
+                let t = self.engine.begin(false)?;
+                let schema = self.engine.schema(&*t)?;
+                let (columns, op, params) = plan_select(&*t, &schema, q, params)?;
+                Ok(Rows {
+                    columns,
+                    op,
+                    store: StoreRef::Owned(t),
+                    params,
+                    cache: SubCache::default(),
+                    done: false,
+                })
+            }
+        }
+    }
+
+    fn schema_in_txn(&mut self, store: &dyn RowStore) -> Result<Arc<Schema>> {
+        if !self.ddl {
+            return self.engine.schema(store);
+        }
+        let cookie = store.schema_cookie()?;
+        if let Some(s) = &self.private
+            && s.cookie == cookie
+        {
+            return Ok(s.clone());
+        }
+        let s = Arc::new(Schema::load(store)?);
+        self.private = Some(s.clone());
+        Ok(s)
+    }
+
+    fn end_txn(&mut self, commit: bool) -> Result<()> {
+        let t = self.txn.take().ok_or_else(|| {
+            Error::InvalidInput(if commit {
+                "cannot commit - no transaction is active".into()
+            } else {
+                "cannot rollback - no transaction is active".into()
+            })
+        })?;
+        self.savepoints.clear();
+        self.private = None;
+        let ddl = std::mem::take(&mut self.ddl);
+        let r = if commit {
+            t.commit()
+        } else {
+            t.rollback();
+            Ok(())
+        };
+        if ddl {
+            self.engine.invalidate();
+        }
+        r
+    }
+
+    fn execute_stmt(&mut self, stmt: &ast::Statement, params: &Params) -> Result<Outcome> {
+        match stmt {
+            ast::Statement::StartTransaction { .. } => {
+                if self.txn.is_some() {
+                    return Err(Error::InvalidInput(
+                        "cannot start a transaction within a transaction".into(),
+                    ));
+                }
+                self.txn = Some(self.engine.begin(true)?);
+                Ok(Outcome::Ok)
+            }
+            ast::Statement::Commit { .. } => self.end_txn(true).map(|_| Outcome::Ok),
+            ast::Statement::Rollback { savepoint: None, .. } => {
+                self.end_txn(false).map(|_| Outcome::Ok)
+            }
+            ast::Statement::Rollback { savepoint: Some(name), .. } => {
+                let pos = self.find_savepoint(&name.value)?;
+                let id = self.savepoints[pos].1;
+                self.savepoints.truncate(pos + 1);
+                let t = self.txn.as_ref().expect("savepoints imply a transaction");
+                t.rollback_to(id)?;
+                self.private = None;
+                Ok(Outcome::Ok)
+            }
+            ast::Statement::Savepoint { name } => {
+                let began = self.txn.is_none();
+                if began {
+                    self.txn = Some(self.engine.begin(true)?);
+                }
+                let id = self.txn.as_ref().expect("set above").savepoint()?;
+                self.savepoints.push((name.value.clone(), id, began));
+                Ok(Outcome::Ok)
+            }
+            ast::Statement::ReleaseSavepoint { name } => {
+                let pos = self.find_savepoint(&name.value)?;
+                let (_, id, began) = self.savepoints[pos].clone();
+                self.savepoints.truncate(pos);
+                if began {
+                    self.end_txn(true)?;
+                } else {
+                    self.txn.as_ref().expect("savepoints imply a transaction").release(id)?;
+                }
+                Ok(Outcome::Ok)
+            }
+            _ => self.run_in_txn(stmt, params),
+        }
+    }
+
+    fn find_savepoint(&self, name: &str) -> Result<usize> {
+        self.savepoints
+            .iter()
+            .rposition(|s| s.0.eq_ignore_ascii_case(name))
+            .ok_or_else(|| Error::NotFound(format!("no such savepoint: {name}")))
+    }
+
+    fn run_in_txn(&mut self, stmt: &ast::Statement, params: &Params) -> Result<Outcome> {
+        let ddl = is_ddl(stmt);
+        match self.txn.take() {
+            None => {
+                let t = self.engine.begin(!is_read_only(stmt))?;
+                let r = self.engine.schema(&*t).and_then(|s| run(&*t, &s, stmt, params));
+                match r {
+                    Ok(o) => {
+                        t.commit()?;
+                        if ddl {
+                            self.engine.invalidate();
+                        }
+                        Ok(o)
+                    }
+                    Err(e) => {
+                        t.rollback();
+                        Err(e)
+                    }
+                }
+            }
+            Some(t) => {
+                let r = (|| {
+                    let schema = self.schema_in_txn(&*t)?;
+                    let sp = t.savepoint()?;
+                    match run(&*t, &schema, stmt, params) {
+                        Ok(o) => {
+                            t.release(sp)?;
+                            Ok(o)
+                        }
+                        Err(e) => {
+                            t.rollback_to(sp)?;
+                            t.release(sp)?;
+                            Err(e)
+                        }
+                    }
+                })();
+                self.txn = Some(t);
+                if ddl {
+                    self.ddl = true;
+                    self.private = None;
+                }
+                r
+            }
+        }
+    }
+}
