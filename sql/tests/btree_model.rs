@@ -436,3 +436,55 @@ fn cursor_on_empty_tree_and_values() {
     let vals = c.values().unwrap();
     assert!(matches!(vals.as_slice(), [Value::Integer(5), Value::Text(s)] if s == "x"));
 }
+
+#[test]
+fn prefix_seeks_and_estimates() {
+    let mem = MemPages::new(1 << 12);
+    let index = Index::create(&mem).unwrap();
+    let mut model = BTreeSet::new();
+    for a in 0u8..40 {
+        for b in [0u8, 1, 0xfe, 0xff] {
+            for c in 0u8..30 {
+                let k = vec![a, b, c];
+                index.insert(&mem, &k).unwrap();
+                model.insert(k);
+            }
+        }
+    }
+    let mut c = index.cursor(&mem);
+    for prefix in
+        [vec![], vec![5], vec![5, 0xff], vec![5, 0xfe], vec![39, 0xff], vec![0xff], vec![7, 1, 3]]
+    {
+        // First key past the prefix.
+        let expect =
+            model.iter().find(|k| k.as_slice() > prefix.as_slice() && !k.starts_with(&prefix));
+        assert_eq!(c.seek_past_prefix(&prefix).unwrap(), expect.is_some(), "{prefix:?}");
+        if let Some(e) = expect {
+            assert_eq!(c.key(), e.as_slice());
+        }
+        // Last key <= prefix or with the prefix.
+        let expect = model
+            .iter()
+            .rev()
+            .find(|k| k.as_slice() <= prefix.as_slice() || k.starts_with(&prefix));
+        assert_eq!(c.seek_le_prefix(&prefix).unwrap(), expect.is_some(), "{prefix:?}");
+        if let Some(e) = expect {
+            assert_eq!(c.key(), e.as_slice());
+        }
+    }
+    let est = index.estimate_entries(&mem).unwrap() as f64;
+    let n = model.len() as f64;
+    assert!(est > n / 3.0 && est < n * 3.0, "estimate {est} for {n}");
+
+    let table = Table::create(&mem).unwrap();
+    assert_eq!(table.estimate_rows(&mem).unwrap(), 0);
+    for k in 0..10 {
+        table.insert(&mem, k, b"x").unwrap();
+    }
+    assert_eq!(table.estimate_rows(&mem).unwrap(), 10, "exact within one leaf");
+    for k in 10..30_000 {
+        table.insert(&mem, k, b"0123456789").unwrap();
+    }
+    let est = table.estimate_rows(&mem).unwrap() as f64;
+    assert!(est > 10_000.0 && est < 90_000.0, "estimate {est} for 30000");
+}

@@ -168,6 +168,12 @@ impl Table {
     pub fn check(&self, tx: &impl Storage, usage: &mut PageUsage) -> Result<TreeStats> {
         check::check(tx, self.tree(), usage)
     }
+
+    /// A cheap estimate of the row count for the planner: reads one page
+    /// per level (exact while the table fits one leaf).
+    pub fn estimate_rows(&self, tx: &impl Storage) -> Result<u64> {
+        self.tree().estimate_entries(tx)
+    }
 }
 
 /// A cursor over a table in rowid order. It keeps the path from the root
@@ -305,6 +311,20 @@ impl Index {
     pub fn check(&self, tx: &impl Storage, usage: &mut PageUsage) -> Result<TreeStats> {
         check::check(tx, self.tree(), usage)
     }
+
+    /// A cheap estimate of the entry count (see [`Table::estimate_rows`]).
+    pub fn estimate_entries(&self, tx: &impl Storage) -> Result<u64> {
+        self.tree().estimate_entries(tx)
+    }
+}
+
+/// The smallest byte string greater than every string starting with
+/// `prefix`; `None` if there is none (empty or all 0xFF).
+fn prefix_successor(prefix: &[u8]) -> Option<Vec<u8>> {
+    let end = prefix.iter().rposition(|&b| b != 0xff)?;
+    let mut succ = prefix[..=end].to_vec();
+    succ[end] += 1;
+    Some(succ)
 }
 
 /// A cursor over an index in key order.
@@ -329,6 +349,29 @@ impl<T: Storage> IndexCursor<T> {
     /// Moves to the last key `<= probe`.
     pub fn seek_le(&mut self, probe: &[u8]) -> Result<bool> {
         self.inner.seek_le(probe)
+    }
+
+    /// Moves to the first key that is greater than `prefix` and does not
+    /// start with it (an exclusive lower bound on a key prefix).
+    pub fn seek_past_prefix(&mut self, prefix: &[u8]) -> Result<bool> {
+        match prefix_successor(prefix) {
+            Some(succ) => self.inner.seek(&succ),
+            None => {
+                // Every key >= prefix starts with it: nothing is past it.
+                self.inner.last()?;
+                self.inner.next()
+            }
+        }
+    }
+
+    /// Moves to the last key that is `<= prefix` or starts with it (an
+    /// inclusive upper bound on a key prefix, for descending scans).
+    pub fn seek_le_prefix(&mut self, prefix: &[u8]) -> Result<bool> {
+        let Some(succ) = prefix_successor(prefix) else { return self.inner.last() };
+        if self.inner.seek_le(&succ)? && self.inner.key() == succ.as_slice() {
+            return self.inner.prev();
+        }
+        Ok(self.inner.is_valid())
     }
 
     /// Moves to the next key; `false` (and invalid) past the end.

@@ -532,6 +532,23 @@ impl Tree {
         corrupt!("root {} collapses more than {MAX_DEPTH} times", self.root)
     }
 
+    /// Estimates the entries from the fan-out along the middle path: one
+    /// page read per level.
+    pub(crate) fn estimate_entries<T: Storage>(&self, tx: &T) -> Result<u64> {
+        let mut id = self.root;
+        let mut factor: u64 = 1;
+        for _ in 0..MAX_DEPTH {
+            let page = tx.page(id)?;
+            let node = self.node(&page, id)?;
+            if node.leaf {
+                return Ok(factor.saturating_mul(node.count as u64));
+            }
+            factor = factor.saturating_mul(node.count as u64 + 1);
+            id = node.child(node.count / 2)?;
+        }
+        corrupt!("tree at page {} is deeper than {MAX_DEPTH}", self.root)
+    }
+
     /// Frees every page below the root and empties the root.
     pub(crate) fn clear<T: StorageMut>(&self, tx: &T) -> Result<()> {
         self.free_below(tx, self.root, 0, &mut HashSet::new())?;
