@@ -76,6 +76,7 @@ pub(crate) struct Inner {
     pub(crate) state: Mutex<State>,
     /// Signalled when a job becomes queued or on shutdown.
     pub(crate) wake: Condvar,
+    pub(crate) worker: Mutex<Option<std::thread::JoinHandle<()>>>,
 }
 
 #[derive(Debug)]
@@ -222,8 +223,14 @@ impl Reservoir {
         let live: Vec<&Job> = state.jobs.values().map(|e| &e.job).collect();
         state.log.compact(next_id, live)?;
         drop(changed);
-        let inner =
-            Inner { cfg, spool_dir, results_dir, state: Mutex::new(state), wake: Condvar::new() };
+        let inner = Inner {
+            cfg,
+            spool_dir,
+            results_dir,
+            state: Mutex::new(state),
+            wake: Condvar::new(),
+            worker: Mutex::new(None),
+        };
         Ok(Reservoir { inner: Arc::new(inner) })
     }
 
@@ -517,10 +524,30 @@ impl Reservoir {
         }
     }
 
-    /// Stops admitting jobs and wakes the worker so it can stop.
+    /// Starts the one worker thread, which runs queued jobs through
+    /// `engine`. Interrupted jobs are not touched: only `resume` queues them.
+    pub fn start_worker(&self, engine: asadb_sql::session::Engine) -> Result<()> {
+        let mut worker = self.inner.worker.lock();
+        if worker.is_some() {
+            return Err(Error::InvalidState("the worker is already running".into()));
+        }
+        *worker = Some(crate::worker::spawn(self.clone(), engine)?);
+        Ok(())
+    }
+
+    /// Stops admitting jobs, lets the worker finish the statement batch it
+    /// is in (the running job is cancelled at its next check and rolled
+    /// back to its last durable batch, so it becomes interrupted after a
+    /// restart… or resumable at once), and waits for the worker to stop.
     pub fn shutdown(&self) {
-        self.inner.state.lock().shutting_down = true;
+        {
+            let mut st = self.inner.state.lock();
+            st.shutting_down = true;
+        }
         self.inner.wake.notify_all();
+        if let Some(handle) = self.inner.worker.lock().take() {
+            let _ = handle.join();
+        }
     }
 }
 

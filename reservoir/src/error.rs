@@ -39,6 +39,10 @@ pub enum Error {
     /// The Reservoir is shutting down. (503)
     #[error("the reservoir is shutting down")]
     ShuttingDown,
+    /// The engine failed outside of a statement (opening a session,
+    /// committing a batch, reading the progress marker).
+    #[error(transparent)]
+    Sql(asadb_sql::Error),
     /// File IO failed. (500)
     #[error("I/O error: {0}")]
     Io(#[from] std::io::Error),
@@ -64,6 +68,7 @@ impl Error {
             Error::Corrupt(_) => "corrupt",
             Error::ShuttingDown => "shutting_down",
             Error::Io(_) => "io",
+            Error::Sql(_) => "sql_error",
         }
     }
 }

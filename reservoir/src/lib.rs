@@ -36,6 +36,7 @@ pub mod eventlog;
 mod job;
 pub mod results;
 mod upload;
+mod worker;
 
 pub use crate::core::{Advice, Config, Pressure, Reservoir, Stats, Submission, now_ms};
 pub use error::{Error, Result};
@@ -43,3 +44,4 @@ pub use job::{
     ImportFormat, ImportMeta, ImportMode, Job, JobError, JobId, JobState, Progress, SubmitOptions,
 };
 pub use upload::Upload;
+pub use worker::{PROGRESS_TABLE, row_json};

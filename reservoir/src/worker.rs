@@ -1,0 +1,511 @@
+//! The one worker: runs queued jobs, oldest first, through the script
+//! splitter and the engine's session API.
+//!
+//! Execution rules:
+//! - statements without explicit transaction control run in batches: one
+//!   transaction per batch (bounded by statements and bytes), a savepoint
+//!   per statement, so a failing statement leaves no partial effects;
+//! - every batch commit also writes the job's progress marker (next
+//!   statement index, byte offset) into `_asadb_reservoir_progress` in the
+//!   same transaction: the database itself knows which statements of a job
+//!   are durable, and `resume` continues exactly after them;
+//! - a script's own `BEGIN … COMMIT` is one unit: the open batch is
+//!   committed first, the marker is written just before the script's
+//!   `COMMIT`;
+//! - stop-on-error (default): the first error commits the statements
+//!   before it and fails the job, naming the statement; otherwise errors
+//!   are recorded (bounded) and execution goes on;
+//! - cancellation is checked between statements and batches; the open
+//!   batch is rolled back, then the job is cancelled.
+
+use std::fs::File;
+use std::io::{BufReader, Seek, SeekFrom};
+use std::sync::atomic::Ordering;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use asadb_sql::Value;
+use asadb_sql::script::{Splitter, SplitterOptions};
+use asadb_sql::session::{Engine, Outcome, Params, Session};
+
+use crate::core::Reservoir;
+use crate::job::{JobError, JobId, JobState};
+use crate::results::{ResultWriter, StatementSummary};
+use crate::{Error, Result};
+
+/// The system table holding each running job's durable position.
+pub const PROGRESS_TABLE: &str = "_asadb_reservoir_progress";
+
+/// Most statements in one batch transaction.
+const BATCH_STATEMENTS: u64 = 1000;
+/// Most script bytes in one batch transaction.
+const BATCH_BYTES: u64 = 16 << 20;
+/// Longest statement excerpt kept in errors and summaries.
+const EXCERPT: usize = 120;
+
+/// How a job run ended.
+enum Ending {
+    Completed,
+    Failed(JobError),
+    Cancelled,
+}
+
+/// Starts the worker thread.
+pub(crate) fn spawn(res: Reservoir, engine: Engine) -> Result<JoinHandle<()>> {
+    let mut session = engine.session();
+    session.execute(
+        &format!(
+            "CREATE TABLE IF NOT EXISTS {PROGRESS_TABLE} (job_id INTEGER PRIMARY KEY, \
+             statement INTEGER NOT NULL, byte_offset INTEGER NOT NULL)"
+        ),
+        &Params::None,
+    )?;
+    drop(session);
+    // The session is made on the worker thread: it owns the thread's
+    // transaction and need not be `Send`.
+    let handle = std::thread::Builder::new()
+        .name("asadb-reservoir-worker".into())
+        .spawn(move || run(res, engine.session()))?;
+    Ok(handle)
+}
+
+fn run(res: Reservoir, mut session: Session) {
+    let inner = res.inner.clone();
+    let mut last_sweep = Instant::now();
+    loop {
+        let id = {
+            let mut st = inner.state.lock();
+            loop {
+                if st.shutting_down {
+                    return;
+                }
+                let next = st
+                    .jobs
+                    .values()
+                    .filter(|e| e.job.state == JobState::Queued)
+                    .min_by_key(|e| (e.job.created_at, e.job.id))
+                    .map(|e| e.job.id);
+                if let Some(id) = next {
+                    if inner
+                        .transition(&mut st, id, true, |j| j.state = JobState::Processing)
+                        .is_ok()
+                    {
+                        st.current = Some(id);
+                        break id;
+                    }
+                }
+                inner.wake.wait_for(&mut st, Duration::from_secs(5));
+                if last_sweep.elapsed() > Duration::from_secs(30) {
+                    drop(st);
+                    let _ = res.sweep();
+                    last_sweep = Instant::now();
+                    st = inner.state.lock();
+                }
+            }
+        };
+        let started = Instant::now();
+        let ending = match execute(&res, &mut session, id) {
+            Ok(ending) => ending,
+            Err(err) => Ending::Failed(JobError {
+                code: err.code().into(),
+                message: err.to_string(),
+                statement: None,
+                excerpt: None,
+            }),
+        };
+        // Whatever happened, leave no transaction open on the session.
+        if session.in_transaction() {
+            let _ = session.execute("ROLLBACK", &Params::None);
+        }
+        let mut st = inner.state.lock();
+        st.current = None;
+        st.executing_time += started.elapsed();
+        let (to, error) = match ending {
+            Ending::Completed => (JobState::Completed, None),
+            Ending::Failed(e) => (JobState::Failed, Some(e)),
+            Ending::Cancelled => (JobState::Cancelled, None),
+        };
+        let has_result = inner.result_path(id).exists();
+        let _ = inner.transition(&mut st, id, false, |j| j.has_result = has_result);
+        let _ = inner.finish_job(&mut st, id, to, error);
+    }
+}
+
+/// Runs one job from its durable position to its end.
+fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> {
+    let inner = &res.inner;
+    let (cancel, stop_on_error, total) = {
+        let st = inner.state.lock();
+        let e = &st.jobs[&id];
+        (e.cancel.clone(), e.job.stop_on_error, e.job.received_bytes)
+    };
+    let (first, start_offset) = read_marker(session, id)?;
+    let mut file = File::open(inner.spool_path(id))?;
+    file.seek(SeekFrom::Start(start_offset))?;
+    let splitter = Splitter::with_options(BufReader::new(file), SplitterOptions::default());
+    let mut results = ResultWriter::create(&inner.results_dir, &id.to_string(), first)?;
+    let mut run = Run {
+        res,
+        id,
+        total,
+        batch_open: false,
+        script_txn: false,
+        batch_statements: 0,
+        batch_bytes: 0,
+        done: first,
+        committed: first,
+        offset: start_offset,
+        last_persist: start_offset,
+    };
+    for stmt in splitter {
+        if cancel.load(Ordering::SeqCst) {
+            run.rollback(session)?;
+            results.discard();
+            return Ok(Ending::Cancelled);
+        }
+        let stmt = match stmt {
+            Ok(s) => s,
+            Err(e) => {
+                run.rollback(session)?;
+                results.discard();
+                return Ok(Ending::Failed(JobError {
+                    code: "script_error".into(),
+                    message: e.to_string(),
+                    statement: Some(run.done),
+                    excerpt: None,
+                }));
+            }
+        };
+        let index = first + stmt.index;
+        let end = start_offset + stmt.end;
+        let excerpt: String = stmt.text.chars().take(EXCERPT).collect();
+        let control = TxnControl::of(&stmt.text);
+        let outcome = match control {
+            TxnControl::Begin => {
+                run.commit_batch(session)?;
+                run.script_txn = true;
+                session.execute(&stmt.text, &Params::None).map(|_| empty_summary())
+            }
+            TxnControl::Commit if run.script_txn => {
+                run.write_marker(session, index + 1, end)?;
+                let r = session.execute(&stmt.text, &Params::None).map(|_| empty_summary());
+                if r.is_ok() {
+                    run.script_txn = false;
+                    run.committed = index + 1;
+                }
+                r
+            }
+            TxnControl::Rollback if run.script_txn => {
+                run.script_txn = false;
+                session.execute(&stmt.text, &Params::None).map(|_| empty_summary())
+            }
+            _ => {
+                if !run.script_txn && !run.batch_open {
+                    session.execute("BEGIN", &Params::None)?;
+                    run.batch_open = true;
+                }
+                if run.batch_open {
+                    session.execute("SAVEPOINT asadb_stmt", &Params::None)?;
+                }
+                let r = run_statement(session, &stmt.text, &mut results);
+                if run.batch_open {
+                    if r.is_err() {
+                        session.execute("ROLLBACK TO asadb_stmt", &Params::None)?;
+                    }
+                    session.execute("RELEASE asadb_stmt", &Params::None)?;
+                }
+                r
+            }
+        };
+        run.done = index + 1;
+        run.offset = end;
+        run.batch_statements += 1;
+        run.batch_bytes += stmt.end - stmt.start;
+        match outcome {
+            Ok(summary) => {
+                if !matches!(control, TxnControl::None) {
+                    results.begin_statement();
+                }
+                let rows = summary.rows_affected;
+                results.end_statement(StatementSummary { statement: index, excerpt, ..summary })?;
+                run.progress(|p| p.rows_affected += rows);
+            }
+            Err(err) => {
+                let error = JobError {
+                    code: "sql_error".into(),
+                    message: err.to_string(),
+                    statement: Some(index),
+                    excerpt: Some(excerpt.clone()),
+                };
+                results.end_statement(StatementSummary {
+                    statement: index,
+                    excerpt,
+                    rows_affected: 0,
+                    columns: None,
+                    row_count: 0,
+                    error: Some(error.clone()),
+                })?;
+                run.progress(|p| p.errors += 1);
+                if stop_on_error {
+                    if run.script_txn {
+                        // The script's own unit fails as a whole.
+                        run.rollback(session)?;
+                    } else {
+                        // Everything before the failing statement stays.
+                        run.commit_batch_at(session, index, stmt.start + start_offset)?;
+                    }
+                    results.finish()?;
+                    return Ok(Ending::Failed(error));
+                }
+                run.record_error(error);
+            }
+        }
+        if run.batch_open
+            && (run.batch_statements >= BATCH_STATEMENTS || run.batch_bytes >= BATCH_BYTES)
+        {
+            run.commit_batch(session)?;
+        }
+        run.maybe_persist();
+    }
+    if run.script_txn {
+        run.rollback(session)?;
+        results.finish()?;
+        return Ok(Ending::Failed(JobError {
+            code: "open_transaction".into(),
+            message: "the script ended inside its own open transaction; \
+                      the statements since its BEGIN were rolled back"
+                .into(),
+            statement: None,
+            excerpt: None,
+        }));
+    }
+    run.commit_batch(session)?;
+    session.execute(&format!("DELETE FROM {PROGRESS_TABLE} WHERE job_id = {id}"), &Params::None)?;
+    results.finish()?;
+    run.progress(|p| p.percent = 100.0);
+    Ok(Ending::Completed)
+}
+
+/// Executes one statement, streaming rows of a query into the result.
+fn run_statement(
+    session: &mut Session,
+    sql: &str,
+    results: &mut ResultWriter,
+) -> asadb_sql::Result<StatementSummary> {
+    results.begin_statement();
+    let outcome = session.execute(sql, &Params::None)?;
+    let mut summary = empty_summary();
+    match outcome {
+        Outcome::Rows { columns, rows } => {
+            let mut line = String::new();
+            for row in rows {
+                line.clear();
+                row_json(&row, &mut line);
+                results.row(&line).map_err(|e| asadb_sql::Error::InvalidInput(e.to_string()))?;
+            }
+            summary.columns = Some(columns);
+        }
+        Outcome::Affected(n) => summary.rows_affected = n,
+        Outcome::Ok => {}
+    }
+    Ok(summary)
+}
+
+fn empty_summary() -> StatementSummary {
+    StatementSummary {
+        statement: 0,
+        excerpt: String::new(),
+        rows_affected: 0,
+        columns: None,
+        row_count: 0,
+        error: None,
+    }
+}
+
+/// The running state of one job's execution.
+struct Run<'a> {
+    res: &'a Reservoir,
+    id: JobId,
+    total: u64,
+    batch_open: bool,
+    script_txn: bool,
+    batch_statements: u64,
+    batch_bytes: u64,
+    /// Statements executed (next index to run).
+    done: u64,
+    /// Statements durably committed.
+    committed: u64,
+    /// Byte offset after the last executed statement.
+    offset: u64,
+    last_persist: u64,
+}
+
+impl Run<'_> {
+    fn commit_batch(&mut self, session: &mut Session) -> Result<()> {
+        let (done, offset) = (self.done, self.offset);
+        self.commit_batch_at(session, done, offset)
+    }
+
+    /// Commits the open batch with a marker saying statements `< next` are
+    /// durable and the script continues at byte `offset`.
+    fn commit_batch_at(&mut self, session: &mut Session, next: u64, offset: u64) -> Result<()> {
+        if !self.batch_open {
+            return Ok(());
+        }
+        self.write_marker(session, next, offset)?;
+        session.execute("COMMIT", &Params::None)?;
+        self.batch_open = false;
+        self.batch_statements = 0;
+        self.batch_bytes = 0;
+        self.committed = next;
+        let committed = self.committed;
+        self.progress(|p| p.statements_committed = committed);
+        Ok(())
+    }
+
+    fn write_marker(&self, session: &mut Session, next: u64, offset: u64) -> Result<()> {
+        session.execute(
+            &format!(
+                "INSERT OR REPLACE INTO {PROGRESS_TABLE} (job_id, statement, byte_offset) \
+                 VALUES ({}, {next}, {offset})",
+                self.id
+            ),
+            &Params::None,
+        )?;
+        Ok(())
+    }
+
+    fn rollback(&mut self, session: &mut Session) -> Result<()> {
+        if self.batch_open || self.script_txn {
+            session.execute("ROLLBACK", &Params::None)?;
+        }
+        self.batch_open = false;
+        self.script_txn = false;
+        Ok(())
+    }
+
+    fn record_error(&self, error: JobError) {
+        let max = self.res.inner.cfg.max_recorded_errors;
+        let mut st = self.res.inner.state.lock();
+        if let Some(e) = st.jobs.get_mut(&self.id)
+            && e.job.statement_errors.len() < max
+        {
+            e.job.statement_errors.push(error);
+        }
+    }
+
+    /// Updates live progress in memory.
+    fn progress(&self, f: impl FnOnce(&mut crate::Progress)) {
+        let mut st = self.res.inner.state.lock();
+        if let Some(e) = st.jobs.get_mut(&self.id) {
+            let p = &mut e.job.progress;
+            p.bytes_done = self.offset;
+            p.bytes_total = self.total;
+            p.statements_done = self.done;
+            p.percent = if self.total == 0 {
+                100.0
+            } else {
+                (self.offset as f64 * 100.0 / self.total as f64).min(100.0)
+            };
+            f(p);
+        }
+    }
+
+    /// Persists the snapshot every progress quantum of script bytes.
+    fn maybe_persist(&mut self) {
+        self.progress(|_| {});
+        let quantum = self.res.inner.cfg.progress_quantum_bytes.max(1);
+        if self.offset - self.last_persist >= quantum {
+            let inner = &self.res.inner;
+            let mut st = inner.state.lock();
+            st.executed_bytes += self.offset - self.last_persist;
+            let _ = inner.transition(&mut st, self.id, false, |_| {});
+            self.last_persist = self.offset;
+        }
+    }
+}
+
+/// Reads a job's durable position: (next statement, byte offset).
+fn read_marker(session: &mut Session, id: JobId) -> Result<(u64, u64)> {
+    let outcome = session.execute(
+        &format!("SELECT statement, byte_offset FROM {PROGRESS_TABLE} WHERE job_id = {id}"),
+        &Params::None,
+    )?;
+    if let Outcome::Rows { rows, .. } = outcome
+        && let Some(row) = rows.first()
+        && let [Value::Integer(stmt), Value::Integer(off)] = row.as_slice()
+    {
+        return Ok((*stmt as u64, *off as u64));
+    }
+    Ok((0, 0))
+}
+
+/// Transaction-control statements the worker must see.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum TxnControl {
+    None,
+    Begin,
+    Commit,
+    Rollback,
+}
+
+impl TxnControl {
+    fn of(sql: &str) -> TxnControl {
+        let word: String = sql
+            .trim_start()
+            .chars()
+            .take_while(|c| c.is_ascii_alphabetic())
+            .collect::<String>()
+            .to_ascii_uppercase();
+        match word.as_str() {
+            "BEGIN" | "START" => TxnControl::Begin,
+            "COMMIT" | "END" => TxnControl::Commit,
+            // `ROLLBACK TO x` is a savepoint operation inside the unit.
+            "ROLLBACK" if !sql.to_ascii_uppercase().contains(" TO ") => TxnControl::Rollback,
+            _ => TxnControl::None,
+        }
+    }
+}
+
+/// Appends a row as a JSON array: NULL → null, integers, floats always
+/// with a decimal point or exponent, text as strings, blobs as
+/// `{"hex": "…"}`.
+pub fn row_json(row: &[Value], out: &mut String) {
+    out.push('[');
+    for (i, v) in row.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        value_json(v, out);
+    }
+    out.push(']');
+}
+
+fn value_json(v: &Value, out: &mut String) {
+    use std::fmt::Write as _;
+    match v {
+        Value::Null => out.push_str("null"),
+        Value::Integer(i) => {
+            let _ = write!(out, "{i}");
+        }
+        Value::Real(f) if f.is_finite() => {
+            let s = format!("{f:?}");
+            out.push_str(&s);
+        }
+        Value::Real(_) => out.push_str("null"),
+        Value::Text(s) => {
+            out.push_str(&serde_json::to_string(s).unwrap_or_else(|_| "null".into()));
+        }
+        Value::Blob(b) => {
+            out.push_str("{\"hex\":\"");
+            out.push_str(&crate::upload::hex(b));
+            out.push_str("\"}");
+        }
+    }
+}
+
+impl From<asadb_sql::Error> for Error {
+    fn from(e: asadb_sql::Error) -> Self {
+        Error::Sql(e)
+    }
+}

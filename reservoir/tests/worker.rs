@@ -1,0 +1,170 @@
+//! The worker end to end on an in-memory engine: lifecycle, results,
+//! stop-on-error, batches, the script's own transactions, cancellation.
+//!
+//! Invariants pinned here: a completed job's statements are all applied
+//! and its result pages are readable; with stop-on-error the statements
+//! before the failing one are committed and the failing one is named;
+//! without it errors are recorded and execution goes on; a script's own
+//! BEGIN…COMMIT is one unit.
+
+use std::time::{Duration, Instant};
+
+use asadb_reservoir::{Config, JobState, Reservoir, SubmitOptions};
+use asadb_sql::Value;
+use asadb_sql::session::{Engine, Outcome, Params};
+
+fn start() -> (tempfile::TempDir, Reservoir, Engine) {
+    let dir = tempfile::tempdir().unwrap();
+    let res = Reservoir::open(dir.path(), Config::default()).unwrap();
+    let engine = Engine::memory();
+    res.start_worker(engine.clone()).unwrap();
+    (dir, res, engine)
+}
+
+fn wait_terminal(res: &Reservoir, id: asadb_reservoir::JobId) -> asadb_reservoir::Job {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let job = res.job(id).unwrap();
+        if job.state.is_terminal() {
+            return job;
+        }
+        assert!(Instant::now() < deadline, "job {id} stuck in {}", job.state);
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+fn count(engine: &Engine, table: &str) -> i64 {
+    let mut s = engine.session();
+    match s.execute(&format!("SELECT count(*) FROM {table}"), &Params::None).unwrap() {
+        Outcome::Rows { rows, .. } => match rows[0][0] {
+            Value::Integer(n) => n,
+            ref v => panic!("count is {v:?}"),
+        },
+        o => panic!("not rows: {o:?}"),
+    }
+}
+
+fn submit(res: &Reservoir, script: &str, stop_on_error: bool) -> asadb_reservoir::JobId {
+    let opts = SubmitOptions { stop_on_error: Some(stop_on_error), ..SubmitOptions::default() };
+    res.submit(opts, script.as_bytes()).unwrap().job.id
+}
+
+#[test]
+fn script_runs_to_completion_with_result_pages() {
+    let (_dir, res, engine) = start();
+    let mut script = String::from("CREATE TABLE t(a INTEGER, b TEXT);\n");
+    for i in 0..300 {
+        script.push_str(&format!("INSERT INTO t VALUES ({i}, 'row {i}');\n"));
+    }
+    script.push_str("SELECT a, b FROM t ORDER BY a;\n");
+    let id = submit(&res, &script, true);
+    let job = wait_terminal(&res, id);
+    assert_eq!(job.state, JobState::Completed, "{:?}", job.error);
+    assert_eq!(job.progress.statements_done, 302);
+    assert_eq!(job.progress.statements_committed, 302);
+    assert_eq!(job.progress.rows_affected, 300);
+    assert_eq!(job.progress.percent, 100.0);
+    assert_eq!(count(&engine, "t"), 300);
+    let page = res.result(id, 301, 0, 1000).unwrap();
+    assert_eq!(page.rows.len(), 250, "pages are capped");
+    assert_eq!(page.columns, vec!["a", "b"]);
+    assert_eq!(page.rows[0], serde_json::json!([0, "row 0"]));
+    assert_eq!(page.next_offset, Some(250));
+    let rest = res.result(id, 301, 250, 250).unwrap();
+    assert_eq!(rest.rows.len(), 50);
+    assert_eq!(rest.next_offset, None);
+    assert_eq!(res.result(id, 5, 0, 10).unwrap().statement.rows_affected, 1);
+    assert_eq!(res.job(id).unwrap().state, JobState::Delivered);
+}
+
+#[test]
+fn stop_on_error_commits_what_came_before() {
+    let (_dir, res, engine) = start();
+    let script = "CREATE TABLE t(a INTEGER PRIMARY KEY);\
+                  INSERT INTO t VALUES (1);\
+                  INSERT INTO t VALUES (2);\
+                  INSERT INTO t VALUES (1);\
+                  INSERT INTO t VALUES (3);";
+    let id = submit(&res, script, true);
+    let job = wait_terminal(&res, id);
+    assert_eq!(job.state, JobState::Failed);
+    let err = job.error.unwrap();
+    assert_eq!(err.statement, Some(3));
+    assert!(err.excerpt.unwrap().contains("VALUES (1)"));
+    assert_eq!(job.progress.statements_committed, 3);
+    assert_eq!(count(&engine, "t"), 2);
+}
+
+#[test]
+fn errors_recorded_when_not_stopping() {
+    let (_dir, res, engine) = start();
+    let script = "CREATE TABLE t(a INTEGER PRIMARY KEY);\
+                  INSERT INTO t VALUES (1);\
+                  INSERT INTO t VALUES (1);\
+                  SELEC nonsense;\
+                  INSERT INTO t VALUES (2);";
+    let id = submit(&res, script, false);
+    let job = wait_terminal(&res, id);
+    assert_eq!(job.state, JobState::Completed);
+    assert_eq!(job.progress.errors, 2);
+    assert_eq!(job.statement_errors.len(), 2);
+    assert_eq!(job.statement_errors[0].statement, Some(2));
+    assert_eq!(count(&engine, "t"), 2);
+}
+
+#[test]
+fn scripts_own_transaction_is_one_unit() {
+    let (_dir, res, engine) = start();
+    let script = "CREATE TABLE t(a INTEGER PRIMARY KEY);\
+                  BEGIN; INSERT INTO t VALUES (1); INSERT INTO t VALUES (2); COMMIT;\
+                  BEGIN; INSERT INTO t VALUES (3); INSERT INTO t VALUES (3); COMMIT;";
+    let id = submit(&res, script, true);
+    let job = wait_terminal(&res, id);
+    assert_eq!(job.state, JobState::Failed);
+    assert_eq!(job.error.unwrap().statement, Some(7));
+    // The second unit is rolled back as a whole.
+    assert_eq!(count(&engine, "t"), 2);
+}
+
+#[test]
+fn cancel_while_queued_and_processing() {
+    let dir = tempfile::tempdir().unwrap();
+    let res = Reservoir::open(dir.path(), Config::default()).unwrap();
+    let engine = Engine::memory();
+    let mut big = String::from("CREATE TABLE t(a);");
+    for i in 0..100_000 {
+        big.push_str(&format!("INSERT INTO t VALUES ({i});"));
+    }
+    let first = submit(&res, &big, true);
+    let second = submit(&res, "CREATE TABLE u(a);", true);
+    // Queued jobs cancel at once.
+    assert_eq!(res.cancel(second).unwrap().state, JobState::Cancelled);
+    res.start_worker(engine.clone()).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while res.job(first).unwrap().state == JobState::Queued {
+        assert!(Instant::now() < deadline);
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let state = res.cancel(first).unwrap().state;
+    assert_eq!(state, JobState::Cancelling, "100k statements take longer than a cancel");
+    let job = wait_terminal(&res, first);
+    assert_eq!(job.state, JobState::Cancelled);
+    {
+        // Whole batches only: the count is a multiple of the batch size
+        // (and when the first batch was rolled back, even the table is gone).
+        let mut s = engine.session();
+        let n = match s.execute("SELECT count(*) FROM t", &Params::None) {
+            Ok(Outcome::Rows { rows, .. }) => match rows[0][0] {
+                Value::Integer(n) => n,
+                ref v => panic!("count is {v:?}"),
+            },
+            Ok(o) => panic!("not rows: {o:?}"),
+            Err(e) => {
+                assert!(e.to_string().contains("no such table"), "{e}");
+                0
+            }
+        };
+        assert!((n + 1) % 1000 == 0 || n == 0, "rows {n} are not whole batches");
+    }
+    assert!(!dir.path().join("spool").join(format!("{first}.body")).exists());
+}
