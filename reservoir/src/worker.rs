@@ -85,14 +85,13 @@ fn run(res: Reservoir, mut session: Session) {
                     .filter(|e| e.job.state == JobState::Queued)
                     .min_by_key(|e| (e.job.created_at, e.job.id))
                     .map(|e| e.job.id);
-                if let Some(id) = next {
-                    if inner
+                if let Some(id) = next
+                    && inner
                         .transition(&mut st, id, true, |j| j.state = JobState::Processing)
                         .is_ok()
-                    {
-                        st.current = Some(id);
-                        break id;
-                    }
+                {
+                    st.current = Some(id);
+                    break id;
                 }
                 inner.wake.wait_for(&mut st, Duration::from_secs(5));
                 if last_sweep.elapsed() > Duration::from_secs(30) {
