@@ -4,7 +4,7 @@
 
 mod values_common;
 
-use asadb_sql::func;
+use asadb_sql::func::{self, Aggregate};
 use asadb_sql::value::Value;
 use proptest::prelude::*;
 use values_common::*;
@@ -295,7 +295,7 @@ fn arb_format() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2500, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(2500), ..ProptestConfig::default() })]
 
     #[test]
     fn one_arg_functions_match(name in prop::sample::select(ONE_ARG), a in arb_value()) {
@@ -371,4 +371,46 @@ proptest! {
             prop_assert!(false, "{}", e);
         }
     }
+}
+
+/// min/max/nullif and DISTINCT under NOCASE and RTRIM, as SQLite applies a
+/// `COLLATE` on the argument.
+#[test]
+fn collated_functions_and_aggregates() {
+    use asadb_sql::value::Collation;
+    let c = conn();
+    let rows = [t("b"), t("A"), t("a"), t("B "), t("b"), i(3), t("c  ")];
+    let mut failures = Vec::new();
+    for (coll, cname) in [(Collation::NoCase, "NOCASE"), (Collation::RTrim, "RTRIM")] {
+        c.execute("DELETE FROM t", []).unwrap();
+        for v in &rows {
+            c.execute("INSERT INTO t VALUES (?1)", [to_sql(v)]).unwrap();
+        }
+        for (name, distinct) in
+            [("max", false), ("min", false), ("count", true), ("group_concat", true)]
+        {
+            let d = if distinct { "DISTINCT " } else { "" };
+            let sql = format!("SELECT {name}({d}x COLLATE {cname}) FROM t");
+            let theirs = sqlite_eval(&c, &sql, &[]).unwrap();
+            let mut agg = Aggregate::new(name, distinct, 1).unwrap().with_collation(coll);
+            for v in &rows {
+                agg.step(std::slice::from_ref(v)).unwrap();
+            }
+            let mine = agg.finish().unwrap();
+            if !same(&theirs, &mine) {
+                failures.push(format!("{sql}: sqlite {theirs:?}, ours {mine:?}"));
+            }
+        }
+        for (name, a, b) in
+            [("max", t("a"), t("A")), ("min", t("B"), t("b")), ("nullif", t("x "), t("X"))]
+        {
+            let sql = format!("SELECT {name}(?1 COLLATE {cname}, ?2)");
+            let theirs = sqlite_eval(&c, &sql, &[a.clone(), b.clone()]).unwrap();
+            let mine = func::scalar_collated(name, &[a.clone(), b.clone()], coll).unwrap();
+            if !same(&theirs, &mine) {
+                failures.push(format!("{sql} {a:?} {b:?}: sqlite {theirs:?}, ours {mine:?}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -171,7 +171,7 @@ fn real_rendering_matches_sqlite() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(3000), ..ProptestConfig::default() })]
 
     #[test]
     fn binary_operators_match(op in prop::sample::select(BINARY_OPS), a in arb_value(), b in arb_value()) {
@@ -198,6 +198,28 @@ proptest! {
         let c = conn();
         if let Err(e) = check(&c, op, &[Value::Text(a), Value::Text(b)]) {
             prop_assert!(false, "{}", e);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(1500), ..ProptestConfig::default() })]
+
+    /// Numeric literals read as SQLite's tokenizer reads them.
+    #[test]
+    fn number_literals_match(
+        lit in prop_oneof![
+            "[0-9]{1,22}(\\.[0-9]{0,3})?([eE][+-]?[0-9]{1,3})?",
+            "\\.[0-9]{1,4}([eE][0-9])?",
+            "0x[0-9a-fA-F]{1,16}",
+        ]
+    ) {
+        let c = conn();
+        let theirs = sqlite_eval(&c, &format!("SELECT {lit}"), &[]);
+        let mine = asadb_sql::value::parse_number_literal(&lit);
+        match (theirs, mine) {
+            (Ok(x), Some(y)) => prop_assert!(same(&x, &y), "{}: sqlite {:?}, ours {:?}", lit, x, y),
+            (x, y) => prop_assert!(false, "{}: sqlite {:?}, ours {:?}", lit, x, y),
         }
     }
 }

@@ -2,7 +2,8 @@
 //! string_agg — SQLite's `sumStep`/`sumFinalize` & co.
 //!
 //! Invariants: NULL inputs are ignored (except by `count(*)`); DISTINCT
-//! keeps the first of each group of values equal under [`compare`] (so `1`
+//! keeps the first of each group of values equal under
+//! [`compare_collated`] (so `1`
 //! and `1.0` are one value); `sum` is exact over integers and errors on
 //! i64 overflow, and switches to Kahan–Babuška–Neumaier summation (as
 //! SQLite does) once a non-integer arrives.
@@ -11,15 +12,27 @@ use std::collections::BTreeSet;
 
 use super::wrong_args;
 use crate::Result;
-use crate::value::{Value, compare, numeric_text_bytes};
+use crate::value::{Collation, Value, compare_collated, numeric_text_bytes};
 
 /// The running state of one aggregate call over one group.
 #[derive(Debug, Clone)]
 pub struct Aggregate {
     kind: Kind,
     nargs: usize,
-    /// Values already seen, for DISTINCT.
+    /// Values already seen, for DISTINCT, as collation keys (see `key`).
     seen: Option<BTreeSet<Value>>,
+    /// Collation for min/max and DISTINCT on TEXT.
+    coll: Collation,
+}
+
+/// A value that is equal under BINARY exactly when `v` is equal under
+/// `coll` (case-folded for NOCASE, trailing spaces cut for RTRIM).
+fn key(v: &Value, coll: Collation) -> Value {
+    match (v, coll) {
+        (Value::Text(s), Collation::NoCase) => Value::Text(s.to_ascii_lowercase()),
+        (Value::Text(s), Collation::RTrim) => Value::Text(s.trim_end_matches(' ').to_owned()),
+        _ => v.clone(),
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -159,7 +172,14 @@ impl Aggregate {
         if distinct && nargs != 1 {
             return crate::errinput!("DISTINCT aggregates must have exactly one argument");
         }
-        Ok(Aggregate { kind, nargs, seen: distinct.then(BTreeSet::new) })
+        Ok(Aggregate { kind, nargs, seen: distinct.then(BTreeSet::new), coll: Collation::Binary })
+    }
+
+    /// Uses `coll` for TEXT comparisons in min/max and DISTINCT (SQLite
+    /// takes the argument's collation, e.g. a `COLLATE NOCASE` column).
+    pub fn with_collation(mut self, coll: Collation) -> Aggregate {
+        self.coll = coll;
+        self
     }
 
     /// Feeds one row's argument values.
@@ -173,7 +193,7 @@ impl Aggregate {
         }
         if let Some(seen) = &mut self.seen {
             // NULLs are ignored by every one-argument aggregate anyway.
-            if args[0].is_null() || !seen.insert(args[0].clone()) {
+            if args[0].is_null() || !seen.insert(key(&args[0], self.coll)) {
                 return Ok(());
             }
         }
@@ -193,7 +213,7 @@ impl Aggregate {
                 let replace = match best {
                     None => true,
                     Some(b) => {
-                        let c = compare(b, v);
+                        let c = compare_collated(b, v, self.coll);
                         if *max { c.is_lt() } else { c.is_gt() }
                     }
                 };

@@ -8,6 +8,9 @@
 //! their arguments here; that only matters for side effects, which none of
 //! the arguments can have in our dialect except `random()`.
 //!
+//! Operators map onto functions with SQLite's argument order:
+//! `X LIKE Y ESCAPE Z` is `like(Y, X, Z)` and `X GLOB Y` is `glob(Y, X)`.
+//!
 //! Argument-count errors use SQLite's text, `wrong number of arguments to
 //! function X()`; unknown names give `no such function: X`.
 
@@ -18,7 +21,7 @@ mod scalar;
 
 pub use aggregate::Aggregate;
 pub use pattern::{glob, like};
-pub use scalar::scalar;
+pub use scalar::{scalar, scalar_collated};
 
 /// True if `name` (lower case) is an aggregate function. `min` and `max`
 /// are aggregates only with one argument; see [`is_aggregate_call`].

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use super::pattern::{GLOB_INFO, LIKE_INFO, matches, utf8_read};
 use super::printf::{self, MAX_LENGTH};
 use super::wrong_args;
-use crate::value::{FloatSpec, FloatStyle, Value, atof, compare, format_float};
+use crate::value::{Collation, FloatSpec, FloatStyle, Value, atof, compare_collated, format_float};
 use crate::{Error, Result};
 
 /// Evaluates the scalar function `name` (lower case) on `args`.
@@ -17,6 +17,13 @@ use crate::{Error, Result};
 /// random, randomblob, replace, round, rtrim, sign, substr/substring, trim,
 /// typeof, unhex, unicode, unlikely, upper, zeroblob.
 pub fn scalar(name: &str, args: &[Value]) -> Result<Value> {
+    scalar_collated(name, args, Collation::Binary)
+}
+
+/// [`scalar`] with the collation SQLite would pick for the call (from the
+/// first argument with an explicit or column collation); it matters to
+/// `min`, `max` and `nullif`.
+pub fn scalar_collated(name: &str, args: &[Value], coll: Collation) -> Result<Value> {
     let n = args.len();
     let arity = |ok: bool| if ok { Ok(()) } else { wrong_args(name) };
     match name {
@@ -127,11 +134,12 @@ pub fn scalar(name: &str, args: &[Value]) -> Result<Value> {
         "max" | "min" => {
             // One argument is the aggregate; the executor routes that.
             arity(n >= 2)?;
-            Ok(min_max(args, name == "max"))
+            Ok(min_max(args, name == "max", coll))
         }
         "nullif" => {
             arity(n == 2)?;
-            Ok(if compare(&args[0], &args[1]).is_ne() { args[0].clone() } else { Value::Null })
+            let ne = compare_collated(&args[0], &args[1], coll).is_ne();
+            Ok(if ne { args[0].clone() } else { Value::Null })
         }
         "quote" => {
             arity(n == 1)?;
@@ -221,7 +229,11 @@ fn abs(v: &Value) -> Result<Value> {
             None => return crate::errinput!("integer overflow"),
         },
         Value::Null => Value::Null,
-        other => Value::Real(other.to_f64().abs()),
+        other => {
+            // Not f64::abs: SQLite keeps -0.0 as it is.
+            let r = other.to_f64();
+            Value::Real(if r < 0.0 { -r } else { r })
+        }
     })
 }
 
@@ -425,13 +437,13 @@ fn trim(v: &Value, set: Option<&Value>, left: bool, right: bool) -> Value {
 
 /// Scalar min()/max(): NULL if any argument is NULL; ties keep SQLite's
 /// choice (min takes the later of equal values, max the earlier).
-fn min_max(args: &[Value], max: bool) -> Value {
+fn min_max(args: &[Value], max: bool, coll: Collation) -> Value {
     if args.iter().any(Value::is_null) {
         return Value::Null;
     }
     let mut best = 0;
     for i in 1..args.len() {
-        let c = compare(&args[best], &args[i]);
+        let c = compare_collated(&args[best], &args[i], coll);
         let take = if max { c.is_lt() } else { c.is_ge() };
         if take {
             best = i;

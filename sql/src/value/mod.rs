@@ -281,13 +281,13 @@ impl Affinity {
     /// NUMERIC.
     pub fn from_declared_type(decl: Option<&str>) -> Affinity {
         let Some(decl) = decl else { return Affinity::Blob };
-        let upper = decl.to_ascii_uppercase();
-        let has = |s: &str| upper.contains(s);
+        let bytes = decl.as_bytes();
+        let has = |s: &str| bytes.windows(s.len()).any(|w| w.eq_ignore_ascii_case(s.as_bytes()));
         if has("INT") {
             Affinity::Integer
         } else if has("CHAR") || has("CLOB") || has("TEXT") {
             Affinity::Text
-        } else if has("BLOB") || upper.trim().is_empty() {
+        } else if has("BLOB") || decl.trim().is_empty() {
             Affinity::Blob
         } else if has("REAL") || has("FLOA") || has("DOUB") {
             Affinity::Real

@@ -278,3 +278,9 @@ pub fn arb_small() -> impl Strategy<Value = Value> {
         1 => arb_value(),
     ]
 }
+
+/// Proptest case count: `default`, or `VALUES_CASES` from the environment
+/// for a deeper run.
+pub fn cases(default: u32) -> u32 {
+    std::env::var("VALUES_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(default)
+}
