@@ -47,6 +47,7 @@ fn scope_for(t: &Arc<TableDef>) -> Scope {
             offset: 0,
             rowid: Some(t.columns.len()),
             table: Some(t.clone()),
+            hidden: Vec::new(),
         }],
         width: t.columns.len() + 1,
     }

@@ -53,6 +53,8 @@ pub struct ScopeTable {
     /// Local position of the rowid column, for tables.
     pub rowid: Option<usize>,
     pub table: Option<Arc<TableDef>>,
+    /// Columns merged by USING / NATURAL: only reachable qualified.
+    pub hidden: Vec<String>,
 }
 
 impl ScopeTable {
@@ -86,6 +88,9 @@ pub struct Binder<'a> {
     pub aggs: Option<Vec<AggCall>>,
     pub next_sub: usize,
     pub ctes: Vec<(String, ast::Query)>,
+    /// Output aliases of the SELECT being bound, a fallback for names in
+    /// HAVING and ORDER BY expressions (as SQLite allows).
+    pub aliases: Vec<(String, Expr)>,
 }
 
 impl<'a> Binder<'a> {
@@ -99,6 +104,7 @@ impl<'a> Binder<'a> {
             aggs: None,
             next_sub: 0,
             ctes: Vec::new(),
+            aliases: Vec::new(),
         }
     }
 
@@ -126,6 +132,9 @@ impl<'a> Binder<'a> {
             let mut ambiguous = false;
             for t in &self.scopes[level].tables {
                 if qual.is_some_and(|q| !q.eq_ignore_ascii_case(&t.name)) {
+                    continue;
+                }
+                if qual.is_none() && t.hidden.iter().any(|h| h.eq_ignore_ascii_case(name)) {
                     continue;
                 }
                 let hit =
@@ -221,6 +230,10 @@ impl<'a> Binder<'a> {
         Ok(match e {
             A::Identifier(id) => match self.resolve(None, &id.value)? {
                 Some(x) => x,
+                None if self.aliases.iter().any(|a| a.0.eq_ignore_ascii_case(&id.value)) => {
+                    let a = self.aliases.iter().find(|a| a.0.eq_ignore_ascii_case(&id.value));
+                    a.expect("checked").1.clone()
+                }
                 // SQLite: a double-quoted name that matches no column is a string.
                 None if id.quote_style == Some('"') => Expr::Literal(Value::Text(id.value.clone())),
                 None => return Err(Error::InvalidInput(format!("no such column: {}", id.value))),
@@ -419,6 +432,28 @@ impl<'a> Binder<'a> {
                 Expr::Cast(Box::new(self.bind_expr(expr)?), aff)
             }
             A::Function(f) => self.function(f)?,
+            A::Substring { expr, substring_from, substring_for, .. } => {
+                let mut args = vec![self.bind_expr(expr)?];
+                if let Some(f) = substring_from {
+                    args.push(self.bind_expr(f)?);
+                }
+                if let Some(f) = substring_for {
+                    args.push(self.bind_expr(f)?);
+                }
+                Expr::Call("substr".into(), args)
+            }
+            A::Trim { expr, trim_where, trim_what, trim_characters: None } => {
+                let name = match trim_where {
+                    None | Some(ast::TrimWhereField::Both) => "trim",
+                    Some(ast::TrimWhereField::Leading) => "ltrim",
+                    Some(ast::TrimWhereField::Trailing) => "rtrim",
+                };
+                let mut args = vec![self.bind_expr(expr)?];
+                if let Some(w) = trim_what {
+                    args.push(self.bind_expr(w)?);
+                }
+                Expr::Call(name.into(), args)
+            }
             _ => return Err(Error::Unsupported(format!("expression {e}"))),
         })
     }
@@ -566,8 +601,10 @@ impl<'a> Binder<'a> {
         let depth = self.scopes.len();
         self.levels.truncate(depth);
         let saved_aggs = self.aggs.take();
+        let saved_aliases = std::mem::take(&mut self.aliases);
         let plan = super::plan_query(self, q);
         self.aggs = saved_aggs;
+        self.aliases = saved_aliases;
         let plan = plan?;
         let info = self.levels.get(depth).cloned().unwrap_or_default();
         self.levels.truncate(depth);
@@ -591,10 +628,12 @@ impl<'a> Binder<'a> {
         let scopes = std::mem::take(&mut self.scopes);
         let levels = std::mem::take(&mut self.levels);
         let aggs = self.aggs.take();
+        let aliases = std::mem::take(&mut self.aliases);
         let r = f(self);
         self.scopes = scopes;
         self.levels = levels;
         self.aggs = aggs;
+        self.aliases = aliases;
         r
     }
 

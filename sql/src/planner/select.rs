@@ -195,6 +195,8 @@ struct Rel {
     using: Vec<String>,
     natural: bool,
     offset: usize,
+    /// USING / NATURAL columns: reachable only qualified, not in `*`.
+    hidden: Vec<String>,
 }
 
 enum Source {
@@ -223,6 +225,7 @@ fn table_rel(t: &Arc<TableDef>, name: String) -> Rel {
         using: Vec::new(),
         natural: false,
         offset: 0,
+        hidden: Vec::new(),
     }
 }
 
@@ -249,6 +252,7 @@ fn query_rel(plan: QueryPlan, name: String, cols: &[String]) -> Rel {
         using: Vec::new(),
         natural: false,
         offset: 0,
+        hidden: Vec::new(),
     }
 }
 
@@ -309,6 +313,18 @@ fn from_rels(b: &mut Binder, from: &[ast::TableWithJoins]) -> Result<Vec<Rel>> {
                 Some(ast::JoinConstraint::Natural) => r.natural = true,
                 _ => {}
             }
+            let mut hidden = r.using.clone();
+            if r.natural {
+                for (c, ..) in &r.columns {
+                    if rels
+                        .iter()
+                        .any(|l: &Rel| l.columns.iter().any(|x| x.0.eq_ignore_ascii_case(c)))
+                    {
+                        hidden.push(c.clone());
+                    }
+                }
+            }
+            r.hidden = hidden;
             rels.push(r);
         }
     }
@@ -332,6 +348,7 @@ fn scope_of(rels: &[Rel]) -> Scope {
                 Source::Table(t) => Some(t.clone()),
                 Source::Node(_) => None,
             },
+            hidden: r.hidden.clone(),
         })
         .collect();
     Scope { tables, width: rels.iter().map(Rel::width).sum() }
@@ -464,6 +481,17 @@ fn plan_select_in_scope(
         }
     }
     let n = out.len();
+    b.aliases = s
+        .projection
+        .iter()
+        .zip(&out)
+        .filter_map(|(p, o)| match p {
+            ast::SelectItem::ExprWithAlias { alias, .. } => {
+                Some((alias.value.clone(), o.expr.clone()))
+            }
+            _ => None,
+        })
+        .collect();
 
     // HAVING.
     let having = match &s.having {
@@ -533,6 +561,7 @@ fn plan_select_in_scope(
         sort_keys.push(SortKey { expr: Expr::Column(k), desc: is_desc(o), coll });
     }
     let aggs = b.aggs.take().unwrap_or_default();
+    b.aliases.clear();
 
     // GROUP BY.
     let mut group = Vec::new();
@@ -629,6 +658,9 @@ fn column_name(b: &Binder, x: &Expr) -> Option<String> {
 
 fn push_rel_columns(b: &Binder, r: &Rel, out: &mut Vec<OutCol>) {
     for (i, c) in r.columns.iter().enumerate() {
+        if r.hidden.iter().any(|h| h.eq_ignore_ascii_case(&c.0)) {
+            continue;
+        }
         let x = Expr::Column(r.offset + i);
         out.push(OutCol { aff: b.aff(&x), expr: x, name: c.0.clone() });
     }
