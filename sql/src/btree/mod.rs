@@ -59,6 +59,13 @@
 //! pages are freed. Fill is a goal, not an invariant: [`Table::check`]
 //! verifies structure, order and page accounting, not a minimum fill.
 //!
+//! # Errors
+//!
+//! An operation that fails part-way (an IO error, a full disk, a corrupt
+//! page found mid-split) may leave the tree partly modified: the caller
+//! rolls back the transaction or statement savepoint, as for any error.
+//! Rows or keys over 2 GiB are refused up front with `Error::TooLarge`.
+//!
 //! # Corruption
 //!
 //! Page bytes come from disk: every offset and length is checked before

@@ -154,9 +154,6 @@ fn separator(kind: Kind, left: &[u8], right: &[u8]) -> Vec<u8> {
 /// Builds a leaf cell, spilling to a new overflow chain if needed.
 fn build_leaf_cell<T: StorageMut>(tx: &T, key: &[u8], val: &[u8]) -> Result<Vec<u8>> {
     let total = key.len() + val.len();
-    if total > MAX_DATA {
-        return Err(Error::TooLarge(format!("a {total}-byte row or key")));
-    }
     let local = local_len(total);
     if local == total {
         // One allocation on the hot path.
@@ -261,6 +258,10 @@ impl Tree {
         val: &[u8],
         replace: bool,
     ) -> Result<Inserted> {
+        let total = key.len() + val.len();
+        if total > MAX_DATA {
+            return Err(Error::TooLarge(format!("a {total}-byte row or key")));
+        }
         let Descent { mut path, leaf, found, count } = self.descend(tx, key)?;
         let (idx, outcome) = match found {
             Ok(_) if !replace => return Ok(Inserted::Present),
