@@ -14,8 +14,15 @@
 //!    INSERTs and the oracle the fast path is tested against: whenever the
 //!    fast path accepts, both give exactly the same [`InsertValues`].
 
+mod fastpath;
+mod insert;
+mod literal;
+mod slowpath;
 mod splitter;
 
+pub use fastpath::parse_insert_fast;
+pub use insert::{Conflict, InsertValues};
+pub use slowpath::{parse_insert_slow, parse_insert_slow_with};
 pub use splitter::{
     DEFAULT_CHUNK_SIZE, DEFAULT_MAX_STATEMENT_SIZE, Splitter, SplitterOptions, Statement,
 };

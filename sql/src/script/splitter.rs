@@ -506,9 +506,40 @@ impl<R: Read> Splitter<R> {
         loop {
             match self.lex {
                 Lex::Normal => {
-                    // Tight loop over bytes that cannot change any state.
                     let buf = &self.buf[..limit];
-                    while i < limit {
+                    // Inside a statement whose kind no ordinary token can
+                    // change (the common case), only quote, comment, `$`
+                    // and `;` bytes matter: skim to the next one.
+                    let skim = match self.stmt_start {
+                        Some(start) if !self.kind.wants_words() => Some(start),
+                        _ => None,
+                    };
+                    if let Some(start) = skim {
+                        // `i > start`: the statement's first token is behind.
+                        loop {
+                            while i < limit && CLASS[buf[i] as usize] != C_SPECIAL {
+                                i += 1;
+                            }
+                            // A `$` inside a word (`a$b`) is part of it.
+                            if i < limit && buf[i] == b'$' && is_word_part(buf[i - 1]) {
+                                i += 1;
+                                continue;
+                            }
+                            break;
+                        }
+                        // `E'…'` where `E` is a whole word (looking back).
+                        if i < limit
+                            && buf[i] == b'\''
+                            && matches!(buf[i - 1], b'e' | b'E')
+                            && (i - 1 == start || !is_word_part(buf[i - 2]))
+                        {
+                            self.token_start = self.base + i as u64;
+                            self.lex = Lex::Quote { q: b'\'', bs: true };
+                            i += 1;
+                        }
+                    }
+                    // Tight loop over bytes that cannot change any state.
+                    while skim.is_none() && i < limit {
                         let b = buf[i];
                         let class = CLASS[b as usize];
                         if class == C_WS {
