@@ -260,8 +260,27 @@ pub(crate) fn matches(pattern: &[u8], text: &[u8], info: PatternInfo, escape: u3
         }
         escape
     };
-    pattern_compare(c_str(pattern), 0, c_str(text), 0, &info, match_other) == Match::Yes
+    let (pattern, text) = (c_str(pattern), c_str(text));
+    let run = || pattern_compare(pattern, 0, text, 0, &info, match_other) == Match::Yes;
+    // The matcher recurses once per wildcard (as SQLite's does); a pattern
+    // with thousands of them (SQLite allows 50,000 bytes) would overflow a
+    // worker thread's stack, so such patterns run on a thread sized for them.
+    let wildcards = pattern.iter().filter(|&&c| u32::from(c) == info.match_all).count();
+    if wildcards <= DEEP_PATTERN_WILDCARDS {
+        return run();
+    }
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .stack_size((1 << 20) + wildcards * 1024)
+            .spawn_scoped(scope, run)
+            .ok()
+            .and_then(|h| h.join().ok())
+    })
+    .unwrap_or_else(run)
 }
+
+/// Above this many `%`/`*`, matching runs on its own, larger stack.
+const DEEP_PATTERN_WILDCARDS: usize = 256;
 
 /// `text LIKE pattern [ESCAPE escape]`: `%` matches any run, `_` one
 /// character; ASCII letters match case-insensitively.
@@ -289,6 +308,20 @@ mod tests {
         assert!(like("%é%", "café", None));
         assert!(!like("É", "é", None));
         assert!(like("a%%c", "abbbc", None));
+    }
+
+    #[test]
+    fn deep_patterns_do_not_overflow_the_stack() {
+        // 20,000 nested wildcards on a small-stack thread, like a worker.
+        let h = std::thread::Builder::new()
+            .stack_size(256 << 10)
+            .spawn(|| {
+                let pat = "%a".repeat(20_000);
+                let text = "a".repeat(20_000);
+                (like(&pat, &text, None), like(&pat, &text[1..], None))
+            })
+            .unwrap();
+        assert_eq!(h.join().unwrap(), (true, false));
     }
 
     #[test]

@@ -596,6 +596,35 @@ mod tests {
         assert_eq!(text(123456789012345678.0), "1.2345678901234568e+17");
     }
 
+    /// Every double, style and precision formats without panicking and
+    /// yields text that parses back (digit buffers never under/overflow).
+    #[test]
+    fn formats_any_double() {
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut out = Vec::new();
+        for k in 0..200_000u32 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let r = f64::from_bits(state);
+            let style = [FloatStyle::Fixed, FloatStyle::Exp, FloatStyle::General][k as usize % 3];
+            let spec = FloatSpec {
+                style,
+                precision: i64::from(k % 40) - 1,
+                alt2: k % 2 == 0,
+                alternate: k % 5 == 0,
+                ..FloatSpec::REAL_TO_TEXT
+            };
+            out.clear();
+            format_float(&mut out, r, &spec);
+            assert!(!out.is_empty());
+            if r.is_finite() && style != FloatStyle::Fixed {
+                let d = decode(r, 17, 20);
+                assert!(d.n >= 1 && d.n <= 20 && d.digits()[0] != b'0', "{r:e}");
+            }
+        }
+    }
+
     #[test]
     fn parses_exact_powers() {
         assert_eq!(fp10_convert2(1, -1), 0.1);
