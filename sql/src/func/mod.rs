@@ -21,7 +21,7 @@ mod scalar;
 
 pub use aggregate::Aggregate;
 pub use pattern::{glob, like};
-pub use scalar::{scalar, scalar_collated};
+pub use scalar::{glob_values, like_values, scalar, scalar_collated};
 
 /// True if `name` (lower case) is an aggregate function. `min` and `max`
 /// are aggregates only with one argument; see [`is_aggregate_call`].

@@ -261,6 +261,19 @@ fn concat_ws(sep: &[u8], args: &[Value]) -> Value {
     text_value(out)
 }
 
+/// `text LIKE pattern [ESCAPE escape]` on values, without copying text:
+/// 1, 0, or NULL if any operand is NULL; errors for a bad escape or an
+/// over-long pattern, as SQLite. (NOT LIKE is the negation of a non-NULL
+/// result.)
+pub fn like_values(pattern: &Value, text: &Value, escape: Option<&Value>) -> Result<Value> {
+    pattern_fn(pattern, text, escape, false)
+}
+
+/// `text GLOB pattern` on values: 1, 0, or NULL if either is NULL.
+pub fn glob_values(pattern: &Value, text: &Value) -> Result<Value> {
+    pattern_fn(pattern, text, None, true)
+}
+
 fn pattern_fn(pattern: &Value, text: &Value, escape: Option<&Value>, glob: bool) -> Result<Value> {
     let Some(pat) = pattern.text_bytes() else { return Ok(Value::Null) };
     if pat.len() > 50000 {

@@ -130,6 +130,20 @@ impl Value {
         matches!(self, Value::Null)
     }
 
+    /// Exact identity: same storage class and same content (REALs bit for
+    /// bit). Unlike `==`, `1` is not identical to `1.0`, nor `0.0` to
+    /// `-0.0`. For round-trip tests of encodings.
+    pub fn is_identical(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::Null, Value::Null) => true,
+            (Value::Integer(a), Value::Integer(b)) => a == b,
+            (Value::Real(a), Value::Real(b)) => a.to_bits() == b.to_bits(),
+            (Value::Text(a), Value::Text(b)) => a == b,
+            (Value::Blob(a), Value::Blob(b)) => a == b,
+            _ => false,
+        }
+    }
+
     /// Truth for WHERE, CASE, AND/OR, NOT (`sqlite3VdbeBooleanValue`):
     /// NULL is unknown; a number is true when non-zero; TEXT/BLOB convert by
     /// their numeric prefix (`'1abc'` is true, `'abc'` is false).

@@ -158,9 +158,9 @@ pub fn ours(op: &str, args: &[Value]) -> Result<Value, String> {
         "cmp" => ord_value(value::sql_compare(a(), b(), Collation::Binary)),
         "cmp_nocase" => ord_value(value::sql_compare(a(), b(), Collation::NoCase)),
         "cmp_rtrim" => ord_value(value::sql_compare(a(), b(), Collation::RTrim)),
-        "like_op" => func::scalar("like", args).map_err(|e| our_msg(&e))?,
-        "like_esc_op" => func::scalar("like", args).map_err(|e| our_msg(&e))?,
-        "glob_op" => func::scalar("glob", args).map_err(|e| our_msg(&e))?,
+        "like_op" => func::like_values(a(), b(), None).map_err(|e| our_msg(&e))?,
+        "like_esc_op" => func::like_values(a(), b(), Some(&args[2])).map_err(|e| our_msg(&e))?,
+        "glob_op" => func::glob_values(a(), b()).map_err(|e| our_msg(&e))?,
         name => func::scalar(name, args).map_err(|e| our_msg(&e))?,
     })
 }
