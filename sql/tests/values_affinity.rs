@@ -167,6 +167,30 @@ proptest! {
         }
     }
 
+    /// `compare` is a total order (antisymmetric, transitive) and `Hash`
+    /// agrees with `==`, so sorting, BTree and hash containers are sound.
+    #[test]
+    fn order_is_total_and_hash_consistent(a in arb_value(), b in arb_value(), x in arb_value()) {
+        use std::hash::{BuildHasher, RandomState};
+        let ab = value::compare(&a, &b);
+        prop_assert_eq!(ab, value::compare(&b, &a).reverse());
+        let bx = value::compare(&b, &x);
+        if ab == bx {
+            prop_assert_eq!(value::compare(&a, &x), ab);
+        }
+        let h = RandomState::new();
+        if a == b {
+            prop_assert_eq!(h.hash_one(&a), h.hash_one(&b));
+        }
+        // An INTEGER equal to a REAL hashes the same.
+        if let Value::Real(r) = a {
+            let i = r as i64;
+            if Value::Integer(i) == a {
+                prop_assert_eq!(h.hash_one(Value::Integer(i)), h.hash_one(&a));
+            }
+        }
+    }
+
     #[test]
     fn order_by_matches(rows in prop::collection::vec(arb_value(), 0..20)) {
         let c = conn();
