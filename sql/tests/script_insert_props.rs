@@ -169,7 +169,7 @@ struct Insert {
 }
 
 fn insert(bs: bool) -> impl Strategy<Value = Insert> {
-    let head = prop::sample::select(vec![
+    let mut heads = vec![
         "INSERT",
         "INSERT OR IGNORE",
         "INSERT OR REPLACE",
@@ -177,7 +177,11 @@ fn insert(bs: bool) -> impl Strategy<Value = Insert> {
         "INSERT OR FAIL",
         "INSERT OR ROLLBACK",
         "REPLACE",
-    ]);
+    ];
+    if bs {
+        heads.push("INSERT IGNORE");
+    }
+    let head = prop::sample::select(heads);
     let rows =
         prop::collection::vec(prop::collection::vec((literal(bs), space(), space()), 1..5), 1..5);
     (

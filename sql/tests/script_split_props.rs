@@ -78,8 +78,18 @@ fn token(bs: bool) -> impl Strategy<Value = String> {
             format!("{delim}{c} {delim}")
         },
     );
+    // Words glued to quotes: only a whole word `E` makes an E-string, so
+    // in standard mode each `\'` here ends its string. (In MySQL mode the
+    // backslash escapes the quote, so these only make sense in standard.)
+    let glued = prop::sample::select(if bs {
+        vec!["xe'a'", "é'b'"]
+    } else {
+        vec!["xe'\\'", "1e'\\'", "$e'\\'", "a$b$'\\'", "é'\\'", "_E'\\'"]
+    })
+    .prop_map(str::to_owned);
     prop_oneof![
         4 => plain,
+        1 => glued,
         2 => single,
         1 => double,
         1 => backtick,

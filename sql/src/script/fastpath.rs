@@ -4,7 +4,7 @@
 //!
 //! It accepts only what it fully understands and answers `None` for
 //! anything else (expressions, function calls, `DEFAULT`, parameters,
-//! `ON CONFLICT`/`RETURNING`/`SELECT` tails, `INSERT IGNORE`, MySQL `#`
+//! `ON CONFLICT`/`RETURNING`/`SELECT` tails, MySQL `#`
 //! comments, …); the caller then parses with `sqlparser`. Where it accepts,
 //! it must agree exactly with [`parse_insert_slow`](super::parse_insert_slow),
 //! so it follows `sqlparser`'s tokenizer where the two could part: a hex
@@ -35,6 +35,10 @@ pub fn parse_insert_fast(sql: &str, backslash_escapes: bool) -> Option<InsertVal
                 b"replace" => Conflict::Replace,
                 _ => return None,
             });
+            c.ws()?;
+        } else if c.bs && c.keyword(b"ignore") {
+            // MySQL's `INSERT IGNORE` (mysqldump --insert-ignore).
+            or_action = Some(Conflict::Ignore);
             c.ws()?;
         }
     } else if c.keyword(b"replace") {

@@ -41,7 +41,6 @@ pub fn parse_insert_slow_with(sql: &str, backslash_escapes: bool) -> Result<Opti
     };
     // Anything but the plain shape is left to the full engine.
     let plain = ins.optimizer_hints.is_empty()
-        && !ins.ignore
         && ins.into
         && ins.table_alias.is_none()
         && !ins.by_name
@@ -65,13 +64,18 @@ pub fn parse_insert_slow_with(sql: &str, backslash_escapes: bool) -> Result<Opti
     if !plain {
         return Ok(None);
     }
-    let or_action = match (ins.or, ins.replace_into) {
-        (None, false) => None,
-        (None, true) | (Some(SqliteOnConflict::Replace), _) => Some(Conflict::Replace),
-        (Some(SqliteOnConflict::Rollback), false) => Some(Conflict::Rollback),
-        (Some(SqliteOnConflict::Abort), false) => Some(Conflict::Abort),
-        (Some(SqliteOnConflict::Fail), false) => Some(Conflict::Fail),
-        (Some(SqliteOnConflict::Ignore), false) => Some(Conflict::Ignore),
+    // (`OR x`, MySQL `REPLACE INTO`, MySQL `INSERT IGNORE`)
+    let or_action = match (ins.or, ins.replace_into, ins.ignore) {
+        (None, false, false) => None,
+        (None, false, true) => Some(Conflict::Ignore),
+        (None, true, false) => Some(Conflict::Replace),
+        (Some(or), false, false) => Some(match or {
+            SqliteOnConflict::Rollback => Conflict::Rollback,
+            SqliteOnConflict::Abort => Conflict::Abort,
+            SqliteOnConflict::Fail => Conflict::Fail,
+            SqliteOnConflict::Ignore => Conflict::Ignore,
+            SqliteOnConflict::Replace => Conflict::Replace,
+        }),
         _ => return Ok(None),
     };
     let TableObject::TableName(name) = &ins.table else {
