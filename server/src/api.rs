@@ -1,0 +1,502 @@
+//! The HTTP API: routes, the token check, request metrics and the
+//! handlers of `/api/reservoir/*` and `/metrics`.
+//!
+//! Every request passes two layers before its handler: `track` (outermost:
+//! counts the request and its latency by matched route) and `auth` (the
+//! bearer token, checked before anything else — routing errors included —
+//! so an unauthenticated caller learns nothing but 401). Handlers never
+//! block the runtime: Reservoir calls that touch the disk (admission,
+//! cancel, resume, result pages, file submission) run on blocking threads,
+//! and request bodies are streamed by [`crate::upload`].
+//!
+//! Contract: `docs/api.md`.
+
+use std::collections::HashMap;
+use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use asadb::reservoir::{
+    self, ImportFormat, ImportMeta, ImportMode, Job, JobId, Reservoir, Submission, SubmitOptions,
+};
+use axum::body::{Body, Bytes};
+use axum::extract::{MatchedPath, Query, Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use parking_lot::Mutex;
+use serde::Deserialize;
+use tokio_util::sync::CancellationToken;
+
+use crate::error::{Error, Result};
+use crate::metrics::Metrics;
+use crate::token::Token;
+
+/// Longest accepted idempotency key, label, file name or table name.
+const MAX_HEADER_TEXT: usize = 1024;
+
+/// What every handler shares.
+#[derive(Debug)]
+pub struct AppState {
+    pub reservoir: Reservoir,
+    pub token: Token,
+    pub metrics: Metrics,
+    /// Canonical directories `POST /api/reservoir/file` may read from.
+    pub allow_file_dirs: Vec<PathBuf>,
+    /// Uploads in flight, so `cancel` can wake a receiver that is waiting
+    /// for a client that sends nothing more.
+    pub uploads: Mutex<HashMap<JobId, CancellationToken>>,
+}
+
+/// The shared state handle.
+pub type App = Arc<AppState>;
+
+impl AppState {
+    pub fn new(reservoir: Reservoir, token: Token, allow_file_dirs: Vec<PathBuf>) -> App {
+        Arc::new(AppState {
+            reservoir,
+            token,
+            metrics: Metrics::default(),
+            allow_file_dirs,
+            uploads: Mutex::new(HashMap::new()),
+        })
+    }
+}
+
+/// The router with every route and both layers.
+pub fn router(app: App) -> Router {
+    Router::new()
+        .route("/api/reservoir/jobs", post(submit_job).get(list_jobs))
+        .route("/api/reservoir/job", get(get_job))
+        .route("/api/reservoir/cancel", post(cancel_job))
+        .route("/api/reservoir/resume", post(resume_job))
+        .route("/api/reservoir/stats", get(stats))
+        .route("/api/reservoir/result", get(result_page))
+        .route("/api/reservoir/file", post(submit_file))
+        .route("/metrics", get(metrics))
+        .fallback(|| async { Error::NotFound("no such endpoint".into()) })
+        .method_not_allowed_fallback(|| async { Error::MethodNotAllowed })
+        .layer(middleware::from_fn_with_state(app.clone(), auth))
+        .layer(middleware::from_fn_with_state(app.clone(), track))
+        .with_state(app)
+}
+
+/// Refuses any request without the right bearer token.
+async fn auth(State(app): State<App>, req: Request, next: Next) -> Response {
+    let presented = req
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.as_bytes().strip_prefix(b"Bearer "))
+        .map(|t| t.trim_ascii());
+    if presented.is_some_and(|t| app.token.matches(t)) {
+        return next.run(req).await;
+    }
+    let mut resp = Error::Unauthorized.into_response();
+    resp.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+    resp
+}
+
+/// Counts every request by method, matched route and status.
+async fn track(State(app): State<App>, req: Request, next: Next) -> Response {
+    let start = Instant::now();
+    let method = req.method().clone();
+    let route = req
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or_else(|| "unmatched".to_string(), |m| m.as_str().to_string());
+    let resp = next.run(req).await;
+    app.metrics.observe_request(method.as_str(), &route, resp.status().as_u16(), start.elapsed());
+    resp
+}
+
+/// Runs a blocking Reservoir call off the runtime's threads.
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> reservoir::Result<T> + Send + 'static,
+) -> Result<T> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| Error::Internal(format!("blocking task failed: {e}")))?
+        .map_err(Error::from)
+}
+
+/// The query string as a map; a malformed one is a 400.
+fn query(uri: &Uri) -> Result<HashMap<String, String>> {
+    Query::<HashMap<String, String>>::try_from_uri(uri)
+        .map(|q| q.0)
+        .map_err(|e| Error::BadRequest(format!("malformed query string: {e}")))
+}
+
+/// The required `id` query parameter.
+fn job_id(uri: &Uri) -> Result<JobId> {
+    let q = query(uri)?;
+    let raw = q.get("id").ok_or_else(|| Error::BadRequest("missing query parameter id".into()))?;
+    Ok(raw.parse::<JobId>()?)
+}
+
+/// An optional non-negative integer query parameter.
+fn number(q: &HashMap<String, String>, name: &str) -> Result<Option<u64>> {
+    q.get(name)
+        .map(|v| {
+            v.parse::<u64>().map_err(|_| {
+                Error::BadRequest(format!("query parameter {name} must be a non-negative integer"))
+            })
+        })
+        .transpose()
+}
+
+/// A job snapshot with 201 (new) or 200 (an earlier job reused).
+fn submitted(sub: Submission) -> Response {
+    let status = if sub.reused { StatusCode::OK } else { StatusCode::CREATED };
+    (status, Json(sub.job)).into_response()
+}
+
+/// `POST /api/reservoir/jobs`: the body streams into a new job.
+async fn submit_job(State(app): State<App>, headers: HeaderMap, body: Body) -> Result<Response> {
+    let opts = submit_options(&headers)?;
+    let res = app.reservoir.clone();
+    let upload = blocking(move || res.begin_upload(opts)).await?;
+    match crate::upload::receive(&app, upload, body).await {
+        Ok(sub) => Ok(submitted(sub)),
+        Err(err) => {
+            // The rest of the body (if any) is not read: close the
+            // connection rather than leave it in an unknown position.
+            let mut resp = err.into_response();
+            resp.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+            Ok(resp)
+        }
+    }
+}
+
+/// Reads a header as UTF-8 text; repeated, non-UTF-8, empty or overlong
+/// values are a 400.
+fn header_text(headers: &HeaderMap, name: &str) -> Result<Option<String>> {
+    let mut values = headers.get_all(name).iter();
+    let Some(value) = values.next() else { return Ok(None) };
+    if values.next().is_some() {
+        return Err(Error::BadRequest(format!("header {name} is given more than once")));
+    }
+    let text = std::str::from_utf8(value.as_bytes())
+        .map_err(|_| Error::BadRequest(format!("header {name} is not valid UTF-8")))?
+        .trim();
+    if text.is_empty() {
+        return Err(Error::BadRequest(format!("header {name} is empty")));
+    }
+    if text.len() > MAX_HEADER_TEXT {
+        return Err(Error::BadRequest(format!(
+            "header {name} is longer than {MAX_HEADER_TEXT} bytes"
+        )));
+    }
+    Ok(Some(text.to_string()))
+}
+
+/// `true` or `false`, case-insensitively.
+fn parse_bool(name: &str, text: &str) -> Result<bool> {
+    match text.to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(Error::BadRequest(format!("{name} must be true or false, not {text:?}"))),
+    }
+}
+
+/// The job options carried by an upload's headers.
+fn submit_options(headers: &HeaderMap) -> Result<SubmitOptions> {
+    let stop_on_error = header_text(headers, "x-asadb-stop-on-error")?
+        .map(|t| parse_bool("X-AsaDB-Stop-On-Error", &t))
+        .transpose()?;
+    let format = match header_text(headers, "x-asadb-import-format")? {
+        Some(t) => t.parse::<ImportFormat>()?,
+        None => ImportFormat::default(),
+    };
+    let mode = match header_text(headers, "x-asadb-import-mode")? {
+        Some(t) => t.parse::<ImportMode>()?,
+        None => ImportMode::default(),
+    };
+    // A chunked body has no declared size, whatever else was sent.
+    let declared_size = if headers.contains_key(header::TRANSFER_ENCODING) {
+        None
+    } else {
+        header_text(headers, header::CONTENT_LENGTH.as_str())?
+            .map(|t| {
+                t.parse::<u64>()
+                    .map_err(|_| Error::BadRequest(format!("invalid Content-Length {t:?}")))
+            })
+            .transpose()?
+    };
+    Ok(SubmitOptions {
+        label: header_text(headers, "x-asadb-job-label")?,
+        idempotency_key: header_text(headers, "x-asadb-idempotency-key")?,
+        stop_on_error,
+        declared_size,
+        import: ImportMeta {
+            format,
+            original_name: header_text(headers, "x-asadb-import-original-name")?,
+            target_table: header_text(headers, "x-asadb-import-target-table")?,
+            mode,
+        },
+    })
+}
+
+/// `GET /api/reservoir/jobs`: active jobs, newest update first.
+async fn list_jobs(State(app): State<App>) -> Json<serde_json::Value> {
+    let jobs: Vec<Job> = app.reservoir.active_jobs();
+    Json(serde_json::json!({ "jobs": jobs }))
+}
+
+/// `GET /api/reservoir/job?id=`
+async fn get_job(State(app): State<App>, uri: Uri) -> Result<Json<Job>> {
+    let id = job_id(&uri)?;
+    Ok(Json(app.reservoir.job(id)?))
+}
+
+/// `POST /api/reservoir/cancel?id=`
+async fn cancel_job(State(app): State<App>, uri: Uri) -> Result<Json<Job>> {
+    let id = job_id(&uri)?;
+    let res = app.reservoir.clone();
+    let job = blocking(move || res.cancel(id)).await?;
+    // A receiving upload finishes its cancellation on its own thread; wake
+    // it in case its client has gone quiet.
+    if let Some(token) = app.uploads.lock().get(&id) {
+        token.cancel();
+    }
+    Ok(Json(job))
+}
+
+/// `POST /api/reservoir/resume?id=`
+async fn resume_job(State(app): State<App>, uri: Uri) -> Result<Json<Job>> {
+    let id = job_id(&uri)?;
+    let res = app.reservoir.clone();
+    Ok(Json(blocking(move || res.resume(id)).await?))
+}
+
+/// `GET /api/reservoir/stats`
+async fn stats(State(app): State<App>) -> Json<reservoir::Stats> {
+    Json(app.reservoir.stats())
+}
+
+/// `GET /api/reservoir/result?id=&statement=&offset=&limit=`
+async fn result_page(
+    State(app): State<App>,
+    uri: Uri,
+) -> Result<Json<reservoir::results::ResultPage>> {
+    let id = job_id(&uri)?;
+    let q = query(&uri)?;
+    let statement = number(&q, "statement")?.unwrap_or(0);
+    let offset = number(&q, "offset")?.unwrap_or(0);
+    let limit = number(&q, "limit")?.unwrap_or(0);
+    let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+    let res = app.reservoir.clone();
+    Ok(Json(blocking(move || res.result(id, statement, offset, limit)).await?))
+}
+
+/// `GET /metrics`
+async fn metrics(State(app): State<App>) -> Response {
+    let text = app.metrics.render(&app.reservoir.stats());
+    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], text).into_response()
+}
+
+/// The JSON body of `POST /api/reservoir/file`.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct FileRequest {
+    /// Absolute path of a file under an allowed directory.
+    path: String,
+    label: Option<String>,
+    idempotency_key: Option<String>,
+    stop_on_error: Option<bool>,
+    format: Option<String>,
+    original_name: Option<String>,
+    target_table: Option<String>,
+    mode: Option<String>,
+}
+
+/// `POST /api/reservoir/file`: submits a server-side file.
+async fn submit_file(State(app): State<App>, body: Bytes) -> Result<Response> {
+    let req: FileRequest = serde_json::from_slice(&body)
+        .map_err(|e| Error::BadRequest(format!("invalid JSON body: {e}")))?;
+    let path = allowed_file(&app.allow_file_dirs, &req.path)?;
+    let file = std::fs::File::open(&path).map_err(|e| file_error(&path, e))?;
+    #[cfg(target_os = "linux")]
+    check_opened_path(&app.allow_file_dirs, &file)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(Error::BadRequest(format!("{} is not a regular file", path.display())));
+    }
+    let original_name =
+        req.original_name.or_else(|| path.file_name().map(|n| n.to_string_lossy().into_owned()));
+    let opts = SubmitOptions {
+        label: req.label,
+        idempotency_key: req.idempotency_key,
+        stop_on_error: req.stop_on_error,
+        declared_size: Some(meta.len()),
+        import: ImportMeta {
+            format: req.format.as_deref().map(str::parse).transpose()?.unwrap_or_default(),
+            original_name,
+            target_table: req.target_table,
+            mode: req.mode.as_deref().map(str::parse).transpose()?.unwrap_or_default(),
+        },
+    };
+    let res = app.reservoir.clone();
+    let counted = Counted { inner: file, app: app.clone() };
+    Ok(submitted(blocking(move || res.submit(opts, counted)).await?))
+}
+
+/// A file reader that feeds the bytes-received counter.
+struct Counted<R> {
+    inner: R,
+    app: App,
+}
+
+impl<R: std::io::Read> std::io::Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.app.metrics.add_bytes_received(n as u64);
+        Ok(n)
+    }
+}
+
+/// Resolves a requested path to its canonical form if, and only if, it
+/// lies under one of the canonical `allowed` directories: no `..`
+/// component, and symlinks resolved before the check, so neither can step
+/// outside.
+fn allowed_file(allowed: &[PathBuf], requested: &str) -> Result<PathBuf> {
+    let path = Path::new(requested);
+    if !path.is_absolute() {
+        return Err(Error::BadRequest(format!("path {requested:?} must be absolute")));
+    }
+    if path.components().any(|c| c == Component::ParentDir) {
+        return Err(Error::Forbidden(format!("path {requested:?} must not contain `..`")));
+    }
+    if allowed.is_empty() {
+        return Err(Error::Forbidden(
+            "no directory is allowed for file submission: start the server with --allow-file-dir"
+                .into(),
+        ));
+    }
+    let canonical = path.canonicalize().map_err(|e| file_error(path, e))?;
+    if !allowed.iter().any(|dir| canonical.starts_with(dir)) {
+        return Err(Error::Forbidden(format!("{requested:?} is not inside an allowed directory")));
+    }
+    Ok(canonical)
+}
+
+/// Re-checks the opened file's real path, so a directory swapped for a
+/// symlink between the check and the open cannot escape either.
+#[cfg(target_os = "linux")]
+fn check_opened_path(allowed: &[PathBuf], file: &std::fs::File) -> Result<()> {
+    use std::os::fd::AsRawFd;
+    let real = std::fs::read_link(format!("/proc/self/fd/{}", file.as_raw_fd()))?;
+    if !allowed.iter().any(|dir| real.starts_with(dir)) {
+        return Err(Error::Forbidden("the file moved outside the allowed directories".into()));
+    }
+    Ok(())
+}
+
+fn file_error(path: &Path, e: std::io::Error) -> Error {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => {
+            Error::NotFound(format!("no such file: {}", path.display()))
+        }
+        std::io::ErrorKind::PermissionDenied => {
+            Error::Forbidden(format!("permission denied: {}", path.display()))
+        }
+        _ => Error::Io(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&str, &[u8])]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.append(
+                axum::http::HeaderName::from_bytes(k.as_bytes()).unwrap(),
+                HeaderValue::from_bytes(v).unwrap(),
+            );
+        }
+        h
+    }
+
+    #[test]
+    fn submit_options_read_every_header() {
+        let h = headers(&[
+            ("x-asadb-job-label", "nightly load".as_bytes()),
+            ("x-asadb-idempotency-key", b"k1"),
+            ("x-asadb-stop-on-error", b"False"),
+            ("x-asadb-import-format", b"sql"),
+            ("x-asadb-import-original-name", "dump é.sql".as_bytes()),
+            ("x-asadb-import-target-table", b"t"),
+            ("x-asadb-import-mode", b"replace"),
+            ("content-length", b"42"),
+        ]);
+        let o = submit_options(&h).unwrap();
+        assert_eq!(o.label.as_deref(), Some("nightly load"));
+        assert_eq!(o.idempotency_key.as_deref(), Some("k1"));
+        assert_eq!(o.stop_on_error, Some(false));
+        assert_eq!(o.declared_size, Some(42));
+        assert_eq!(o.import.original_name.as_deref(), Some("dump é.sql"));
+        assert_eq!(o.import.target_table.as_deref(), Some("t"));
+        assert_eq!(o.import.mode, ImportMode::Replace);
+    }
+
+    #[test]
+    fn malformed_headers_are_bad_requests() {
+        let bad: [&[(&str, &[u8])]; 6] = [
+            &[("x-asadb-stop-on-error", b"yes")],
+            &[("x-asadb-import-format", b"parquet")],
+            &[("x-asadb-import-mode", b"merge")],
+            &[("x-asadb-job-label", b"\xff\xfe")],
+            &[("x-asadb-idempotency-key", b"a"), ("x-asadb-idempotency-key", b"b")],
+            &[("x-asadb-idempotency-key", b"  ")],
+        ];
+        for h in bad {
+            let err = submit_options(&headers(h)).unwrap_err();
+            assert_eq!(err.status(), StatusCode::BAD_REQUEST, "{h:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn chunked_bodies_have_no_declared_size() {
+        let h = headers(&[("transfer-encoding", b"chunked"), ("content-length", b"5")]);
+        assert_eq!(submit_options(&h).unwrap().declared_size, None);
+    }
+
+    #[test]
+    fn ids_must_be_positive_integers() {
+        for bad in ["/x", "/x?id=", "/x?id=abc", "/x?id=0", "/x?id=-1", "/x?other=1"] {
+            let err = job_id(&bad.parse().unwrap()).unwrap_err();
+            assert_eq!(err.status(), StatusCode::BAD_REQUEST, "{bad}");
+        }
+        assert_eq!(job_id(&"/x?id=17".parse().unwrap()).unwrap(), JobId(17));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn files_must_stay_inside_allowed_directories() {
+        let root = tempfile::tempdir().unwrap();
+        let allowed = root.path().join("in");
+        let outside = root.path().join("out");
+        std::fs::create_dir_all(&allowed).unwrap();
+        std::fs::create_dir_all(&outside).unwrap();
+        std::fs::write(allowed.join("a.sql"), "select 1;").unwrap();
+        std::fs::write(outside.join("secret.sql"), "select 2;").unwrap();
+        std::os::unix::fs::symlink(outside.join("secret.sql"), allowed.join("link.sql")).unwrap();
+        let dirs = vec![allowed.canonicalize().unwrap()];
+        let s = |p: PathBuf| p.to_string_lossy().into_owned();
+
+        assert!(allowed_file(&dirs, &s(allowed.join("a.sql"))).is_ok());
+        let status = |p: String| allowed_file(&dirs, &p).unwrap_err().status();
+        assert_eq!(status(s(allowed.join("../out/secret.sql"))), StatusCode::FORBIDDEN);
+        assert_eq!(status(s(allowed.join("link.sql"))), StatusCode::FORBIDDEN);
+        assert_eq!(status(s(outside.join("secret.sql"))), StatusCode::FORBIDDEN);
+        assert_eq!(status(s(allowed.join("missing.sql"))), StatusCode::NOT_FOUND);
+        assert_eq!(status("a.sql".into()), StatusCode::BAD_REQUEST);
+        assert_eq!(
+            allowed_file(&[], &s(allowed.join("a.sql"))).unwrap_err().status(),
+            StatusCode::FORBIDDEN
+        );
+    }
+}

@@ -1,0 +1,256 @@
+//! `serve`'s settings: command-line flags merged over `asadb.toml`.
+//!
+//! Every flag of `asadb serve` is also a key of the TOML file, spelled as
+//! the flag without its dashes prefix (`reservoir-max-jobs = 4`). The file
+//! is `--config FILE` if given (it must exist), else `DIR/asadb.toml` if it
+//! exists. Flags win over the file; the file wins over the defaults.
+//! Unknown keys are an error, so a typo does not silently do nothing.
+
+use std::net::{IpAddr, SocketAddr};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use asadb::reservoir;
+use clap::Args;
+use serde::Deserialize;
+
+use crate::error::{Error, Result};
+
+/// The data directory when none is given.
+pub const DEFAULT_DATA_DIR: &str = "./asadb-data";
+/// The listen address when none is given.
+pub const DEFAULT_LISTEN: &str = "127.0.0.1:7878";
+/// The configuration file looked for in the data directory.
+pub const CONFIG_FILE: &str = "asadb.toml";
+
+/// `asadb serve`'s flags. Every `Option` left unset falls back to the
+/// config file, then to the default.
+#[derive(Args, Debug, Default, Clone)]
+pub struct ServeArgs {
+    /// Data directory (created if missing) [default: ./asadb-data]
+    #[arg(long, value_name = "DIR")]
+    pub data: Option<PathBuf>,
+    /// Address to listen on; port 0 picks a free port [default: 127.0.0.1:7878]
+    #[arg(long, value_name = "ADDR")]
+    pub listen: Option<String>,
+    /// Allow listening on a non-loopback address
+    #[arg(long)]
+    pub allow_remote: bool,
+    /// Read the token from this file (created with a new token if missing)
+    #[arg(long, value_name = "FILE")]
+    pub token_file: Option<PathBuf>,
+    /// Configuration file [default: DIR/asadb.toml when it exists]
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Most active jobs (receiving, queued, processing, cancelling) [default: 16]
+    #[arg(long, value_name = "N")]
+    pub reservoir_max_jobs: Option<usize>,
+    /// Most spool bytes reserved at once [default: 536870912]
+    #[arg(long, value_name = "N")]
+    pub reservoir_max_spool_bytes: Option<u64>,
+    /// How long finished jobs stay addressable, in seconds [default: 3600]
+    #[arg(long, value_name = "N")]
+    pub reservoir_job_ttl_seconds: Option<u64>,
+    /// Persist progress every N script bytes [default: 1048576]
+    #[arg(long, value_name = "N")]
+    pub reservoir_progress_quantum_bytes: Option<u64>,
+    /// Most rows in one result page [default: 250]
+    #[arg(long, value_name = "N")]
+    pub reservoir_result_page_rows: Option<usize>,
+    /// A directory whose files `POST /api/reservoir/file` may submit (repeatable)
+    #[arg(long, value_name = "DIR")]
+    pub allow_file_dir: Vec<PathBuf>,
+}
+
+/// The keys of `asadb.toml`: the flags' names.
+#[derive(Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct FileConfig {
+    data: Option<PathBuf>,
+    listen: Option<String>,
+    allow_remote: Option<bool>,
+    token_file: Option<PathBuf>,
+    reservoir_max_jobs: Option<usize>,
+    reservoir_max_spool_bytes: Option<u64>,
+    reservoir_job_ttl_seconds: Option<u64>,
+    reservoir_progress_quantum_bytes: Option<u64>,
+    reservoir_result_page_rows: Option<usize>,
+    #[serde(default)]
+    allow_file_dir: Vec<PathBuf>,
+}
+
+/// The resolved settings of one `serve` run.
+#[derive(Debug, Clone)]
+pub struct ServeConfig {
+    pub data_dir: PathBuf,
+    pub listen: SocketAddr,
+    pub token_file: Option<PathBuf>,
+    pub reservoir: reservoir::Config,
+    /// Canonicalized allowed directories.
+    pub allow_file_dirs: Vec<PathBuf>,
+    /// The config file that was read, if any.
+    pub config_file: Option<PathBuf>,
+}
+
+impl ServeArgs {
+    /// Merges the flags over the config file and the defaults, and checks
+    /// the result (a non-loopback address needs `--allow-remote`).
+    pub fn resolve(self) -> Result<ServeConfig> {
+        // The data directory decides where the default config file is, so
+        // only an explicit --config can move it.
+        let (file, config_file) = match &self.config {
+            Some(path) => (read_config(path)?, Some(path.clone())),
+            None => {
+                let dir = self.data.clone().unwrap_or_else(|| DEFAULT_DATA_DIR.into());
+                let path = dir.join(CONFIG_FILE);
+                if path.exists() { (read_config(&path)?, Some(path)) } else { Default::default() }
+            }
+        };
+        let data_dir = self.data.or(file.data).unwrap_or_else(|| DEFAULT_DATA_DIR.into());
+        let listen_text = self.listen.or(file.listen).unwrap_or_else(|| DEFAULT_LISTEN.into());
+        let listen = parse_listen(&listen_text)?;
+        let allow_remote = self.allow_remote || file.allow_remote.unwrap_or(false);
+        if !listen.ip().is_loopback() && !allow_remote {
+            return Err(Error::Config(format!(
+                "refusing to listen on {listen}: it is not a loopback address, and the API \
+                 gives full control over the database to anyone holding the token; pass \
+                 --allow-remote (or allow-remote = true in {CONFIG_FILE}) if you mean it"
+            )));
+        }
+        let mut cfg = reservoir::Config::default();
+        if let Some(n) = self.reservoir_max_jobs.or(file.reservoir_max_jobs) {
+            cfg.max_jobs = positive("reservoir-max-jobs", n as u64)? as usize;
+        }
+        if let Some(n) = self.reservoir_max_spool_bytes.or(file.reservoir_max_spool_bytes) {
+            cfg.max_spool_bytes = positive("reservoir-max-spool-bytes", n)?;
+        }
+        if let Some(n) = self.reservoir_job_ttl_seconds.or(file.reservoir_job_ttl_seconds) {
+            cfg.job_ttl = Duration::from_secs(n);
+        }
+        if let Some(n) =
+            self.reservoir_progress_quantum_bytes.or(file.reservoir_progress_quantum_bytes)
+        {
+            cfg.progress_quantum_bytes = positive("reservoir-progress-quantum-bytes", n)?;
+        }
+        if let Some(n) = self.reservoir_result_page_rows.or(file.reservoir_result_page_rows) {
+            cfg.result_page_rows = positive("reservoir-result-page-rows", n as u64)? as usize;
+        }
+        let dirs =
+            if self.allow_file_dir.is_empty() { file.allow_file_dir } else { self.allow_file_dir };
+        let allow_file_dirs = dirs
+            .iter()
+            .map(|d| {
+                d.canonicalize()
+                    .map_err(|e| Error::Config(format!("--allow-file-dir {}: {e}", d.display())))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(ServeConfig {
+            data_dir,
+            listen,
+            token_file: self.token_file.or(file.token_file),
+            reservoir: cfg,
+            allow_file_dirs,
+            config_file,
+        })
+    }
+}
+
+fn read_config(path: &Path) -> Result<FileConfig> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Error::Config(format!("cannot read {}: {e}", path.display())))?;
+    toml::from_str(&text).map_err(|e| Error::Config(format!("{}: {e}", path.display())))
+}
+
+fn positive(name: &str, n: u64) -> Result<u64> {
+    if n == 0 {
+        return Err(Error::Config(format!("{name} must be greater than 0")));
+    }
+    Ok(n)
+}
+
+/// Parses `IP:PORT`, `[IPv6]:PORT` or `localhost:PORT`.
+pub fn parse_listen(s: &str) -> Result<SocketAddr> {
+    if let Ok(addr) = s.parse::<SocketAddr>() {
+        return Ok(addr);
+    }
+    if let Some(port) = s.strip_prefix("localhost:")
+        && let Ok(port) = port.parse::<u16>()
+    {
+        return Ok(SocketAddr::new(IpAddr::from([127, 0, 0, 1]), port));
+    }
+    Err(Error::Config(format!(
+        "invalid listen address {s:?} (expected IP:PORT, e.g. {DEFAULT_LISTEN})"
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_apply_when_nothing_is_given() {
+        let dir = tempfile::tempdir().unwrap();
+        let args = ServeArgs { data: Some(dir.path().into()), ..Default::default() };
+        let cfg = args.resolve().unwrap();
+        assert_eq!(cfg.listen, DEFAULT_LISTEN.parse().unwrap());
+        assert_eq!(cfg.reservoir.max_jobs, 16);
+        assert!(cfg.config_file.is_none());
+    }
+
+    #[test]
+    fn flags_win_over_the_file_and_the_file_over_defaults() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join(CONFIG_FILE),
+            "listen = \"127.0.0.1:9000\"\nreservoir-max-jobs = 3\nreservoir-max-spool-bytes = 4096\n",
+        )
+        .unwrap();
+        let args = ServeArgs {
+            data: Some(dir.path().into()),
+            reservoir_max_jobs: Some(5),
+            ..Default::default()
+        };
+        let cfg = args.resolve().unwrap();
+        assert_eq!(cfg.listen.port(), 9000);
+        assert_eq!(cfg.reservoir.max_jobs, 5);
+        assert_eq!(cfg.reservoir.max_spool_bytes, 4096);
+        assert_eq!(cfg.config_file, Some(dir.path().join(CONFIG_FILE)));
+    }
+
+    #[test]
+    fn unknown_keys_and_zero_limits_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(CONFIG_FILE), "reservoir-max-jobz = 3\n").unwrap();
+        let args = ServeArgs { data: Some(dir.path().into()), ..Default::default() };
+        assert!(matches!(args.resolve(), Err(Error::Config(_))));
+        let dir = tempfile::tempdir().unwrap();
+        let args = ServeArgs {
+            data: Some(dir.path().into()),
+            reservoir_max_jobs: Some(0),
+            ..Default::default()
+        };
+        assert!(matches!(args.resolve(), Err(Error::Config(_))));
+    }
+
+    #[test]
+    fn remote_addresses_need_allow_remote() {
+        let dir = tempfile::tempdir().unwrap();
+        let args = ServeArgs {
+            data: Some(dir.path().into()),
+            listen: Some("0.0.0.0:7878".into()),
+            ..Default::default()
+        };
+        let err = args.clone().resolve().unwrap_err().to_string();
+        assert!(err.contains("--allow-remote"), "{err}");
+        let cfg = ServeArgs { allow_remote: true, ..args }.resolve().unwrap();
+        assert!(cfg.listen.ip().is_unspecified());
+    }
+
+    #[test]
+    fn listen_addresses_parse() {
+        assert_eq!(parse_listen("localhost:80").unwrap().port(), 80);
+        assert!(parse_listen("[::1]:0").unwrap().ip().is_loopback());
+        assert!(parse_listen("nonsense").is_err());
+        assert!(parse_listen("127.0.0.1").is_err());
+    }
+}

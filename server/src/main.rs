@@ -1,0 +1,71 @@
+//! `asadb`: the AsaDB server binary and its client subcommands.
+//!
+//! - `asadb serve` runs the HTTP API (token-guarded, loopback by default)
+//!   over the Reservoir in a data directory: see [`serve`] and [`api`];
+//! - `asadb submit FILE`, `asadb jobs`, `asadb cancel ID` talk to a running
+//!   server: see [`client`].
+//!
+//! This crate uses only the `asadb` facade. The SQL-facing parts of the
+//! design (`/api/query`, `/api/execute_stream`, `asadb sql`, `asadb check`)
+//! arrive with the engine; until then they do not exist rather than
+//! pretend. The HTTP contract is `docs/api.md`.
+
+mod api;
+mod client;
+mod config;
+mod error;
+mod metrics;
+mod serve;
+mod token;
+mod upload;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// AsaDB: an embedded SQL database with a durable job queue.
+#[derive(Parser, Debug)]
+#[command(name = "asadb", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Run the HTTP API server
+    Serve(config::ServeArgs),
+    /// Stream a SQL script to a server as a job and follow it
+    Submit(client::SubmitArgs),
+    /// List a server's active jobs
+    Jobs(client::JobsArgs),
+    /// Cancel a job
+    Cancel(client::CancelArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .init();
+    let result = match cli.command {
+        Command::Serve(args) => serve::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Submit(args) => client::submit(args),
+        Command::Jobs(args) => client::jobs(args),
+        Command::Cancel(args) => client::cancel(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("asadb: {err}");
+            match err {
+                error::Error::Config(_) | error::Error::Client(_) => ExitCode::from(2),
+                _ => ExitCode::FAILURE,
+            }
+        }
+    }
+}

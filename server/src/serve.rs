@@ -1,0 +1,139 @@
+//! `asadb serve`: opens the data directory and runs the HTTP API until
+//! SIGINT or SIGTERM.
+//!
+//! Start-up order: resolve settings (refusing a non-loopback address
+//! without `--allow-remote`), create the data directory, load or create
+//! the token, open the Reservoir at `DIR/.asa.reservoir` (which recovers
+//! the previous run), bind, and only then print `listening on http://ADDR`
+//! — so a reader of stdout knows the server accepts connections.
+//!
+//! Shutdown: stop accepting, let in-flight requests finish for up to
+//! [`SHUTDOWN_GRACE`], drop what is still running (an unfinished upload
+//! fails its job and removes its spool file), then shut the Reservoir
+//! down. A clean shutdown exits 0.
+
+use std::time::Duration;
+
+use asadb::reservoir::Reservoir;
+use tokio_util::sync::CancellationToken;
+
+use crate::api::{self, AppState};
+use crate::config::ServeArgs;
+use crate::error::{Error, Result};
+use crate::token::{Token, TokenSource};
+
+/// The Reservoir's directory inside the data directory.
+pub const RESERVOIR_DIR: &str = ".asa.reservoir";
+/// How long in-flight requests may run after a shutdown signal.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+
+/// Runs the server; returns when it has shut down cleanly.
+pub fn run(args: ServeArgs) -> Result<()> {
+    let cfg = args.resolve()?;
+    std::fs::create_dir_all(&cfg.data_dir).map_err(|e| {
+        Error::Config(format!("cannot create data directory {}: {e}", cfg.data_dir.display()))
+    })?;
+    let (token, source) = Token::for_server(cfg.token_file.as_deref(), &cfg.data_dir)?;
+    let reservoir = Reservoir::open(&cfg.data_dir.join(RESERVOIR_DIR), cfg.reservoir.clone())?;
+    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let ttl = cfg.reservoir.job_ttl;
+    let result = rt.block_on(async {
+        let listener = tokio::net::TcpListener::bind(cfg.listen)
+            .await
+            .map_err(|e| Error::Config(format!("cannot listen on {}: {e}", cfg.listen)))?;
+        let addr = listener.local_addr()?;
+        if let Some(file) = &cfg.config_file {
+            println!("config: {}", file.display());
+        }
+        println!("data directory: {}", cfg.data_dir.display());
+        match &source {
+            TokenSource::File(path) => println!("token file: {}", path.display()),
+            TokenSource::Env => {
+                println!("token: from the {} environment variable", crate::token::TOKEN_ENV)
+            }
+        }
+        println!("listening on http://{addr}");
+        tracing::info!(%addr, "serving the HTTP API");
+
+        let app = AppState::new(reservoir.clone(), token, cfg.allow_file_dirs.clone());
+        let stop = CancellationToken::new();
+        let sweeper = tokio::spawn(sweep_forever(reservoir.clone(), ttl, stop.clone()));
+        let server = tokio::spawn(
+            axum::serve(listener, api::router(app))
+                .with_graceful_shutdown(stop.clone().cancelled_owned())
+                .into_future(),
+        );
+        let mut server = server;
+        tokio::select! {
+            () = shutdown_signal() => {}
+            // The server only ends by itself on an accept-loop error.
+            ended = &mut server => {
+                stop.cancel();
+                return ended.map_err(|e| Error::Internal(e.to_string()))?.map_err(Error::from);
+            }
+        }
+        tracing::info!("shutting down: no new connections, finishing requests in flight");
+        stop.cancel();
+        let _ = sweeper.await;
+        match tokio::time::timeout(SHUTDOWN_GRACE, &mut server).await {
+            Ok(ended) => ended.map_err(|e| Error::Internal(e.to_string()))??,
+            Err(_) => {
+                tracing::warn!(
+                    "requests still running after {} s; dropping them",
+                    SHUTDOWN_GRACE.as_secs()
+                );
+                server.abort();
+            }
+        }
+        Ok::<(), Error>(())
+    });
+    // Dropping the runtime drops connection tasks still running; their
+    // uploads fail and remove their spool files on the blocking pool.
+    rt.shutdown_timeout(Duration::from_secs(5));
+    reservoir.shutdown();
+    tracing::info!("stopped");
+    result
+}
+
+/// Removes expired terminal jobs every so often.
+async fn sweep_forever(reservoir: Reservoir, ttl: Duration, stop: CancellationToken) {
+    let every = (ttl / 4).clamp(Duration::from_secs(1), Duration::from_secs(60));
+    let mut tick = tokio::time::interval(every);
+    loop {
+        tokio::select! {
+            () = stop.cancelled() => return,
+            _ = tick.tick() => {}
+        }
+        let res = reservoir.clone();
+        match tokio::task::spawn_blocking(move || res.sweep()).await {
+            Ok(Ok(0)) => {}
+            Ok(Ok(n)) => tracing::info!(removed = n, "expired jobs removed"),
+            Ok(Err(e)) => tracing::warn!("sweeping expired jobs failed: {e}"),
+            Err(e) => tracing::warn!("sweeper task failed: {e}"),
+        }
+    }
+}
+
+/// Resolves on the first SIGINT or SIGTERM.
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match (signal(SignalKind::terminate()), signal(SignalKind::interrupt())) {
+            (Ok(mut term), Ok(mut int)) => {
+                tokio::select! {
+                    _ = term.recv() => tracing::info!("SIGTERM received"),
+                    _ = int.recv() => tracing::info!("SIGINT received"),
+                }
+            }
+            _ => {
+                tracing::warn!("cannot install signal handlers; waiting for Ctrl-C only");
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}

@@ -1,0 +1,801 @@
+//! End-to-end tests of the real `asadb` binary.
+//!
+//! Each test starts `asadb serve` on `127.0.0.1:0` with a temporary data
+//! directory, reads the bound address from the `listening on http://…`
+//! line of its stdout, talks HTTP to it (ureq, or a raw `TcpStream` where
+//! the test must control the bytes on the wire), and kills it at the end
+//! (the `Server` guard's Drop). Invariants pinned here:
+//! - the token guards every endpoint, unknown paths and `/metrics`;
+//! - a body past the spool ceiling is cut off with 413 and leaves no spool
+//!   file, however its size was (mis)declared;
+//! - cancellation works in every state a job can be in without a worker;
+//! - SIGTERM exits 0, and a restart keeps queued jobs.
+//!
+//! The worker does not exist yet, so submitted jobs stay `queued`.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_asadb");
+
+/// A running server; killed when dropped.
+struct Server {
+    child: Option<Child>,
+    addr: String,
+    data: PathBuf,
+    token: String,
+    stderr: Arc<Mutex<String>>,
+}
+
+impl Server {
+    fn start(data: &Path, extra: &[&str]) -> Server {
+        let mut cmd = Command::new(BIN);
+        cmd.arg("serve").arg("--data").arg(data).args(["--listen", "127.0.0.1:0"]).args(extra);
+        cmd.env_remove("ASADB_TOKEN").env("RUST_LOG", "warn");
+        cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+        let mut child = cmd.spawn().expect("spawn asadb");
+        let stdout = child.stdout.take().unwrap();
+        let stderr = child.stderr.take().unwrap();
+        let err_text = Arc::new(Mutex::new(String::new()));
+        let sink = err_text.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                let mut s = sink.lock().unwrap();
+                s.push_str(&line);
+                s.push('\n');
+            }
+        });
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if let Some(addr) = line.strip_prefix("listening on http://") {
+                    let _ = tx.send(addr.to_string());
+                }
+            }
+        });
+        let mut server = Server {
+            child: Some(child),
+            addr: String::new(),
+            data: data.to_path_buf(),
+            token: String::new(),
+            stderr: err_text,
+        };
+        match rx.recv_timeout(Duration::from_secs(30)) {
+            Ok(addr) => server.addr = addr,
+            Err(_) => panic!("server did not start; stderr:\n{}", server.stderr()),
+        }
+        server.token =
+            std::fs::read_to_string(data.join("panel.token")).unwrap().trim().to_string();
+        server
+    }
+
+    fn stderr(&self) -> String {
+        self.stderr.lock().unwrap().clone()
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    fn spool_files(&self) -> Vec<String> {
+        spool_files(&self.data)
+    }
+
+    /// Sends SIGTERM and waits for the exit.
+    fn terminate(mut self) -> ExitStatus {
+        let mut child = self.child.take().unwrap();
+        // SAFETY: kill(2) on our own child's pid has no memory effects.
+        let rc = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
+        assert_eq!(rc, 0);
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(Instant::now() < deadline, "no exit after SIGTERM: {}", self.stderr());
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+fn spool_files(data: &Path) -> Vec<String> {
+    std::fs::read_dir(data.join(".asa.reservoir/spool"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+/// A response: status, Retry-After, content type, body.
+#[derive(Debug)]
+struct Resp {
+    status: u16,
+    retry_after: Option<String>,
+    content_type: Option<String>,
+    body: String,
+}
+
+impl Resp {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {:?}", self.body))
+    }
+
+    fn error_code(&self) -> String {
+        let v = self.json();
+        let err = &v["error"];
+        assert!(err["message"].is_string(), "{v}");
+        assert!(err["retryable"].is_boolean(), "{v}");
+        err["code"].as_str().unwrap().to_string()
+    }
+}
+
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder().http_status_as_error(false).build().into()
+}
+
+/// One request with an optional token, extra headers and body.
+fn call(
+    server: &Server,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> Resp {
+    let mut b = ureq::http::Request::builder().method(method).uri(server.url(path));
+    if let Some(t) = token {
+        b = b.header("Authorization", format!("Bearer {t}"));
+    }
+    for (k, v) in headers {
+        b = b.header(*k, *v);
+    }
+    let req = b.body(body.to_vec()).unwrap();
+    let mut resp = agent().run(req).unwrap_or_else(|e| panic!("{method} {path}: {e}"));
+    let header = |n: &str| resp.headers().get(n).map(|v| v.to_str().unwrap().to_string());
+    let (retry_after, content_type) = (header("retry-after"), header("content-type"));
+    Resp {
+        status: resp.status().as_u16(),
+        retry_after,
+        content_type,
+        body: resp.body_mut().read_to_string().unwrap(),
+    }
+}
+
+fn get(s: &Server, path: &str) -> Resp {
+    call(s, "GET", path, Some(&s.token.clone()), &[], b"")
+}
+
+fn post(s: &Server, path: &str) -> Resp {
+    call(s, "POST", path, Some(&s.token.clone()), &[], b"")
+}
+
+fn submit(s: &Server, headers: &[(&str, &str)], body: &[u8]) -> Resp {
+    call(s, "POST", "/api/reservoir/jobs", Some(&s.token.clone()), headers, body)
+}
+
+fn job(s: &Server, id: u64) -> Value {
+    let r = get(s, &format!("/api/reservoir/job?id={id}"));
+    assert_eq!(r.status, 200, "{r:?}");
+    r.json()
+}
+
+fn wait_for_state(s: &Server, id: u64, state: &str) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let j = job(s, id);
+        if j["state"] == state {
+            return j;
+        }
+        assert!(Instant::now() < deadline, "job {id} never became {state}: {j}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Opens a raw connection and writes `head` (request line and headers).
+fn raw(s: &Server, head: &str) -> TcpStream {
+    let mut sock = TcpStream::connect(&s.addr).unwrap();
+    sock.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    sock.write_all(head.as_bytes()).unwrap();
+    sock
+}
+
+/// Reads until the response head and whatever body arrives before the
+/// server closes (errors after some bytes arrived end the read).
+fn read_response(sock: &mut TcpStream) -> String {
+    let mut out = Vec::new();
+    let mut buf = [0u8; 8192];
+    loop {
+        match sock.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                out.extend_from_slice(&buf[..n]);
+                let text = String::from_utf8_lossy(&out);
+                // A complete JSON error body ends the response.
+                if let Some(pos) = text.find("\r\n\r\n")
+                    && text[pos..].trim_end().ends_with('}')
+                {
+                    break;
+                }
+            }
+            Err(_) if !out.is_empty() => break,
+            Err(e) => panic!("no response: {e}"),
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn status_of(response: &str) -> u16 {
+    response.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0)
+}
+
+fn head(s: &Server, extra: &str) -> String {
+    format!(
+        "POST /api/reservoir/jobs HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {}\r\n{extra}\r\n",
+        s.addr, s.token
+    )
+}
+
+#[test]
+fn every_endpoint_needs_the_token() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start(dir.path(), &[]);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(dir.path().join("panel.token")).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+    assert_eq!(s.token.len(), 64);
+    assert!(s.token.bytes().all(|b| b.is_ascii_hexdigit()));
+
+    let endpoints = [
+        ("GET", "/api/reservoir/jobs"),
+        ("POST", "/api/reservoir/jobs"),
+        ("GET", "/api/reservoir/job?id=1"),
+        ("POST", "/api/reservoir/cancel?id=1"),
+        ("POST", "/api/reservoir/resume?id=1"),
+        ("GET", "/api/reservoir/stats"),
+        ("GET", "/api/reservoir/result?id=1"),
+        ("POST", "/api/reservoir/file"),
+        ("GET", "/metrics"),
+        ("GET", "/no/such/path"),
+        ("DELETE", "/api/reservoir/jobs"),
+    ];
+    let wrong = "0".repeat(64);
+    for (method, path) in endpoints {
+        for token in [None, Some(wrong.as_str()), Some(&s.token[..63])] {
+            let r = call(&s, method, path, token, &[], b"select 1;");
+            assert_eq!(r.status, 401, "{method} {path} with {token:?}: {r:?}");
+            assert_eq!(r.error_code(), "unauthorized");
+            let v = r.json();
+            assert_eq!(v.as_object().unwrap().len(), 1, "nothing but the error: {v}");
+        }
+    }
+    // Not a bearer token at all.
+    let basic = call(&s, "GET", "/metrics", None, &[("Authorization", "Basic Zm9vOmJhcg==")], b"");
+    assert_eq!(basic.status, 401);
+    // Nothing was admitted by the refused submissions.
+    assert_eq!(get(&s, "/api/reservoir/stats").json()["active"], 0);
+    assert!(s.spool_files().is_empty());
+    // Authenticated unknown paths and methods get JSON errors too.
+    let r = get(&s, "/no/such/path");
+    assert_eq!((r.status, r.error_code().as_str()), (404, "not_found"));
+    let r = call(&s, "DELETE", "/api/reservoir/jobs", Some(&s.token.clone()), &[], b"");
+    assert_eq!((r.status, r.error_code().as_str()), (405, "method_not_allowed"));
+}
+
+#[test]
+fn submit_answers_201_with_the_job_snapshot() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start(dir.path(), &[]);
+    let body = b"CREATE TABLE t(a INTEGER);\nINSERT INTO t VALUES (1);\n";
+    let r = submit(
+        &s,
+        &[
+            ("X-AsaDB-Job-Label", "first load"),
+            ("X-AsaDB-Stop-On-Error", "false"),
+            ("X-AsaDB-Import-Original-Name", "load.sql"),
+        ],
+        body,
+    );
+    assert_eq!(r.status, 201, "{r:?}");
+    assert!(r.content_type.as_deref().unwrap().starts_with("application/json"));
+    let j = r.json();
+    for key in ["id", "state", "label", "created_at", "updated_at", "progress", "error"] {
+        assert!(j.get(key).is_some(), "missing {key}: {j}");
+    }
+    assert_eq!(j["state"], "queued");
+    assert_eq!(j["label"], "first load");
+    assert_eq!(j["stop_on_error"], false);
+    assert_eq!(j["import"]["original_name"], "load.sql");
+    assert_eq!(j["progress"]["bytes_total"], body.len());
+    assert_eq!(j["received_bytes"], body.len());
+    assert_eq!(j["error"], Value::Null);
+    let id = j["id"].as_u64().unwrap();
+    assert_eq!(job(&s, id), j);
+    // The spool holds exactly the body.
+    let spooled = std::fs::read(dir.path().join(format!(".asa.reservoir/spool/{id}.body")));
+    assert_eq!(spooled.unwrap(), body);
+}
+
+#[test]
+fn jobs_list_active_jobs_newest_update_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start(dir.path(), &[]);
+    let mut ids = Vec::new();
+    for i in 0..3 {
+        std::thread::sleep(Duration::from_millis(5));
+        let r = submit(&s, &[], format!("SELECT {i};").as_bytes());
+        assert_eq!(r.status, 201);
+        ids.push(r.json()["id"].as_u64().unwrap());
+    }
+    let list = get(&s, "/api/reservoir/jobs").json();
+    let listed: Vec<u64> =
+        list["jobs"].as_array().unwrap().iter().map(|j| j["id"].as_u64().unwrap()).collect();
+    assert_eq!(listed, [ids[2], ids[1], ids[0]]);
+    let times: Vec<u64> = list["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| j["updated_at"].as_u64().unwrap())
+        .collect();
+    assert!(times.windows(2).all(|w| w[0] >= w[1]), "{times:?}");
+    // A cancelled job is no longer active.
+    assert_eq!(post(&s, &format!("/api/reservoir/cancel?id={}", ids[1])).status, 200);
+    let list = get(&s, "/api/reservoir/jobs").json();
+    let listed: Vec<u64> =
+        list["jobs"].as_array().unwrap().iter().map(|j| j["id"].as_u64().unwrap()).collect();
+    assert_eq!(listed, [ids[2], ids[0]]);
+}
+
+#[test]
+fn idempotent_retry_returns_the_same_job_and_a_changed_body_conflicts() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start(dir.path(), &[]);
+    let key = [("X-AsaDB-Idempotency-Key", "load-2026-11-30")];
+    let first = submit(&s, &key, b"SELECT 1;");
+    assert_eq!(first.status, 201);
+    let retry = submit(&s, &key, b"SELECT 1;");
+    assert_eq!(retry.status, 200, "{retry:?}");
+    assert_eq!(retry.json()["id"], first.json()["id"]);
+    let other = submit(&s, &key, b"SELECT 2;");
+    assert_eq!(other.status, 409, "{other:?}");
+    assert_eq!(other.error_code(), "conflict");
+    assert_eq!(get(&s, "/api/reservoir/jobs").json()["jobs"].as_array().unwrap().len(), 1);
+    assert_eq!(s.spool_files().len(), 1);
+}
+
+#[test]
+fn declared_sizes_bound_the_body() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start(dir.path(), &["--reservoir-max-spool-bytes", "1048576"]);
+
+    // Declares more than the spool can ever hold: refused before any byte
+    // is read.
+    let mut sock = raw(&s, &head(&s, "Content-Length: 10485760\r\n"));
+    let _ = sock.write_all(&[b'x'; 4096]);
+    let resp = read_response(&mut sock);
+    assert_eq!(status_of(&resp), 413, "{resp}");
+    assert!(resp.contains("\"too_large\""), "{resp}");
+
+    // Declares 1000 bytes, sends 10 and hangs up: the job fails and its
+    // spool file is removed.
+    let mut sock = raw(&s, &head(&s, "Content-Length: 1000\r\n"));
+    sock.write_all(b"SELECT 1;\n").unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while get(&s, "/api/reservoir/jobs").json()["jobs"].as_array().unwrap().is_empty() {
+        assert!(Instant::now() < deadline, "the upload never started");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let id = get(&s, "/api/reservoir/jobs").json()["jobs"][0]["id"].as_u64().unwrap();
+    drop(sock);
+    let j = wait_for_state(&s, id, "failed");
+    assert_eq!(j["error"]["code"], "upload_aborted", "{j}");
+
+    // Declares 16 bytes and sends far more: the job holds exactly the
+    // declared 16; the surplus is never part of the body (HTTP/1.1
+    // framing makes it the start of a next request, which is refused).
+    let mut sock = raw(&s, &head(&s, "Content-Length: 16\r\n"));
+    let mut payload = b"SELECT 12345678;".to_vec();
+    payload.extend(std::iter::repeat_n(b'x', 64 << 10));
+    let _ = sock.write_all(&payload);
+    let resp = read_response(&mut sock);
+    assert_eq!(status_of(&resp), 201, "{resp}");
+    let body = &resp[resp.find("\r\n\r\n").unwrap() + 4..];
+    let j: Value = serde_json::from_str(body.trim()).unwrap();
+    assert_eq!(j["received_bytes"], 16);
+    let spooled =
+        std::fs::read(dir.path().join(format!(".asa.reservoir/spool/{}.body", j["id"]))).unwrap();
+    assert_eq!(spooled, b"SELECT 12345678;");
+    assert_eq!(s.spool_files().len(), 1, "only the 16-byte job has a spool file");
+}
+
+#[test]
+fn chunked_body_past_the_ceiling_gets_413_and_leaves_no_spool() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start(dir.path(), &["--reservoir-max-spool-bytes", "1048576"]);
+    let mut sock = raw(&s, &head(&s, "Transfer-Encoding: chunked\r\n"));
+    let mut writer = sock.try_clone().unwrap();
+    let sender = std::thread::spawn(move || {
+        let chunk = vec![b'y'; 64 << 10];
+        // 4 MiB in 64 KiB chunks; the server stops reading past 1 MiB.
+        for _ in 0..64 {
+            let framed = [format!("{:x}\r\n", chunk.len()).as_bytes(), &chunk, b"\r\n"].concat();
+            if writer.write_all(&framed).is_err() {
+                return;
+            }
+        }
+        let _ = writer.write_all(b"0\r\n\r\n");
+    });
+    let resp = read_response(&mut sock);
+    assert_eq!(status_of(&resp), 413, "{resp}");
+    assert!(resp.contains("\"too_large\""), "{resp}");
+    drop(sock);
+    sender.join().unwrap();
+    let j = wait_for_state(&s, 1, "failed");
+    assert_eq!(j["error"]["code"], "too_large");
+    assert!(j["received_bytes"].as_u64().unwrap() <= 1 << 20);
+    assert!(s.spool_files().is_empty(), "{:?}", s.spool_files());
+    let stats = get(&s, "/api/reservoir/stats").json();
+    assert_eq!(stats["reserved_bytes"], 0);
+    assert_eq!(stats["active"], 0);
+}
+
+#[test]
+fn job_count_backpressure_gets_429_with_retry_after() {
+    let dir = tempfile::tempdir().unwrap();
+    // The limit comes from asadb.toml in the data directory.
+    std::fs::write(dir.path().join("asadb.toml"), "reservoir-max-jobs = 2\n").unwrap();
+    let s = Server::start(dir.path(), &[]);
+    let a = submit(&s, &[], b"SELECT 1;");
+    let b = submit(&s, &[], b"SELECT 2;");
+    assert_eq!((a.status, b.status), (201, 201));
+    let c = submit(&s, &[], b"SELECT 3;");
+    assert_eq!(c.status, 429, "{c:?}");
+    assert_eq!(c.error_code(), "capacity_exhausted");
+    assert_eq!(c.json()["error"]["retryable"], true);
+    let after: u64 = c.retry_after.as_deref().expect("Retry-After").parse().unwrap();
+    assert!(after >= 1);
+    assert_eq!(get(&s, "/api/reservoir/stats").json()["advice"]["pressure"], "saturated");
+    // Room again once a job is cancelled.
+    let id = a.json()["id"].as_u64().unwrap();
+    assert_eq!(post(&s, &format!("/api/reservoir/cancel?id={id}")).status, 200);
+    assert_eq!(submit(&s, &[], b"SELECT 3;").status, 201);
+    // A flag wins over the file.
+    drop(s);
+    let s = Server::start(dir.path(), &["--reservoir-max-jobs", "3"]);
+    assert_eq!(submit(&s, &[], b"SELECT 4;").status, 201);
+}
+
+#[test]
+fn cancel_while_receiving_removes_the_spool_and_never_queues() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start(dir.path(), &[]);
+    let mut sock = raw(&s, &head(&s, "Transfer-Encoding: chunked\r\n"));
+    let part = "SELECT 1;\n".repeat(100);
+    sock.write_all(format!("{:x}\r\n{part}\r\n", part.len()).as_bytes()).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let id = loop {
+        let list = get(&s, "/api/reservoir/jobs").json();
+        if let Some(j) = list["jobs"].as_array().unwrap().first() {
+            assert_eq!(j["state"], "receiving");
+            break j["id"].as_u64().unwrap();
+        }
+        assert!(Instant::now() < deadline, "the upload never started");
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    assert_eq!(s.spool_files(), [format!("{id}.body")]);
+    let r = post(&s, &format!("/api/reservoir/cancel?id={id}"));
+    assert_eq!(r.status, 200, "{r:?}");
+    assert!(["cancelling", "cancelled"].contains(&r.json()["state"].as_str().unwrap()));
+    // The client sends nothing more, yet the cancellation completes.
+    wait_for_state(&s, id, "cancelled");
+    let resp = read_response(&mut sock);
+    assert_eq!(status_of(&resp), 409, "{resp}");
+    assert!(resp.contains("\"cancelled\""), "{resp}");
+    assert!(s.spool_files().is_empty());
+    assert_eq!(get(&s, "/api/reservoir/stats").json()["reserved_bytes"], 0);
+}
+
+#[test]
+fn cancel_of_queued_and_terminal_jobs() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start(dir.path(), &[]);
+    let id = submit(&s, &[], b"SELECT 1;").json()["id"].as_u64().unwrap();
+    assert_eq!(s.spool_files().len(), 1);
+    let r = post(&s, &format!("/api/reservoir/cancel?id={id}"));
+    assert_eq!(r.status, 200);
+    let cancelled = r.json();
+    assert_eq!(cancelled["state"], "cancelled");
+    assert!(s.spool_files().is_empty());
+    // Cancelling a terminal job is a harmless no-op.
+    let again = post(&s, &format!("/api/reservoir/cancel?id={id}"));
+    assert_eq!(again.status, 200);
+    assert_eq!(again.json(), cancelled);
+    // A cancelled job cannot be resumed and has no result.
+    let r = post(&s, &format!("/api/reservoir/resume?id={id}"));
+    assert_eq!((r.status, r.error_code().as_str()), (409, "invalid_state"));
+}
+
+#[test]
+fn bad_ids_formats_and_parameters_are_client_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start(dir.path(), &[]);
+    let queued = submit(&s, &[], b"SELECT 1;").json()["id"].as_u64().unwrap();
+    for (method, path) in [
+        ("GET", "/api/reservoir/job"),
+        ("POST", "/api/reservoir/cancel"),
+        ("POST", "/api/reservoir/resume"),
+        ("GET", "/api/reservoir/result"),
+    ] {
+        for q in ["", "?id=abc", "?id=", "?id=-3", "?id=0", "?id=1.5"] {
+            let r = call(&s, method, &format!("{path}{q}"), Some(&s.token.clone()), &[], b"");
+            assert_eq!(r.status, 400, "{method} {path}{q}: {r:?}");
+            assert_eq!(r.error_code(), "invalid_input");
+        }
+        let r = call(&s, method, &format!("{path}?id=999"), Some(&s.token.clone()), &[], b"");
+        assert_eq!((r.status, r.error_code().as_str()), (404, "not_found"), "{path}");
+    }
+    let r = get(&s, &format!("/api/reservoir/result?id={queued}&offset=x"));
+    assert_eq!(r.status, 400);
+    let r = get(&s, &format!("/api/reservoir/result?id={queued}"));
+    assert_eq!((r.status, r.error_code().as_str()), (409, "invalid_state"));
+    let r = post(&s, &format!("/api/reservoir/resume?id={queued}"));
+    assert_eq!((r.status, r.error_code().as_str()), (409, "invalid_state"));
+
+    let bad_headers: [(&str, &str, &str); 4] = [
+        ("X-AsaDB-Import-Format", "parquet", "invalid_input"),
+        ("X-AsaDB-Import-Format", "csv", "unsupported"),
+        ("X-AsaDB-Stop-On-Error", "maybe", "invalid_input"),
+        ("X-AsaDB-Import-Mode", "merge", "invalid_input"),
+    ];
+    for (name, value, code) in bad_headers {
+        let r = submit(&s, &[(name, value)], b"SELECT 1;");
+        assert_eq!((r.status, r.error_code().as_str()), (400, code), "{name}: {value}");
+    }
+    // A label that is not UTF-8.
+    let mut req = format!(
+        "POST /api/reservoir/jobs HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {}\r\n\
+         Content-Length: 9\r\nX-AsaDB-Job-Label: ",
+        s.addr, s.token
+    )
+    .into_bytes();
+    req.extend_from_slice(b"\xff\xfe\r\n\r\nSELECT 1;");
+    let mut sock = raw(&s, "");
+    sock.write_all(&req).unwrap();
+    let resp = read_response(&mut sock);
+    assert_eq!(status_of(&resp), 400, "{resp}");
+    assert!(resp.contains("UTF-8"), "{resp}");
+    // Only the one good job exists.
+    assert_eq!(get(&s, "/api/reservoir/stats").json()["active"], 1);
+    assert_eq!(s.spool_files().len(), 1);
+}
+
+#[test]
+fn metrics_parse_as_prometheus_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start(dir.path(), &[]);
+    let body = b"SELECT 1;\nSELECT 2;\n";
+    assert_eq!(submit(&s, &[], body).status, 201);
+    assert_eq!(get(&s, "/api/reservoir/stats").status, 200);
+    let r = get(&s, "/metrics");
+    assert_eq!(r.status, 200);
+    assert!(r.content_type.unwrap().starts_with("text/plain"));
+    let mut typed = std::collections::HashSet::new();
+    let mut samples = std::collections::HashMap::new();
+    for line in r.body.lines() {
+        if let Some(rest) = line.strip_prefix("# TYPE ") {
+            let mut parts = rest.split(' ');
+            let name = parts.next().unwrap();
+            let kind = parts.next().unwrap();
+            assert!(["counter", "gauge", "histogram"].contains(&kind), "{line}");
+            typed.insert(name.to_string());
+            continue;
+        }
+        if line.starts_with('#') || line.is_empty() {
+            continue;
+        }
+        let (series, value) = line.rsplit_once(' ').unwrap_or_else(|| panic!("{line}"));
+        value.parse::<f64>().unwrap_or_else(|_| panic!("bad value: {line}"));
+        let name = series.split('{').next().unwrap();
+        assert!(name.starts_with("asadb_"), "{line}");
+        assert!(name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'), "{line}");
+        let labels = &series[name.len()..];
+        if !labels.is_empty() {
+            assert!(labels.starts_with('{') && labels.ends_with('}'), "{line}");
+            for pair in labels[1..labels.len() - 1].split("\",") {
+                let (k, v) = pair.split_once('=').unwrap_or_else(|| panic!("{line}"));
+                assert!(k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'), "{line}");
+                assert!(v.starts_with('"'), "{line}");
+            }
+        }
+        let family = ["_bucket", "_sum", "_count"]
+            .iter()
+            .find_map(|suf| name.strip_suffix(suf).filter(|f| typed.contains(*f)))
+            .unwrap_or(name);
+        assert!(typed.contains(family), "sample before its # TYPE: {line}");
+        samples.insert(series.to_string(), value.to_string());
+    }
+    assert_eq!(samples["asadb_reservoir_jobs{state=\"queued\"}"], "1");
+    assert_eq!(samples["asadb_reservoir_reserved_bytes"], body.len().to_string());
+    assert_eq!(samples["asadb_reservoir_bytes_received_total"], body.len().to_string());
+    let key =
+        "asadb_http_requests_total{method=\"POST\",route=\"/api/reservoir/jobs\",status=\"201\"}";
+    assert_eq!(samples[key], "1");
+    let inf =
+        "asadb_http_request_duration_seconds_bucket{route=\"/api/reservoir/stats\",le=\"+Inf\"}";
+    assert_eq!(samples[inf], "1");
+}
+
+#[cfg(unix)]
+#[test]
+fn file_submission_stays_inside_allowed_directories() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let allowed = dir.path().join("imports");
+    let outside = dir.path().join("private");
+    std::fs::create_dir_all(&allowed).unwrap();
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(allowed.join("load.sql"), "SELECT 1;\n").unwrap();
+    std::fs::write(outside.join("secret.sql"), "SELECT 'secret';\n").unwrap();
+    std::os::unix::fs::symlink(&outside, allowed.join("escape")).unwrap();
+    let s = Server::start(&data, &["--allow-file-dir", allowed.to_str().unwrap()]);
+    let send = |v: Value| {
+        call(
+            &s,
+            "POST",
+            "/api/reservoir/file",
+            Some(&s.token.clone()),
+            &[],
+            v.to_string().as_bytes(),
+        )
+    };
+    let ok = send(serde_json::json!({"path": allowed.join("load.sql"), "label": "from disk"}));
+    assert_eq!(ok.status, 201, "{ok:?}");
+    let j = ok.json();
+    assert_eq!(j["state"], "queued");
+    assert_eq!(j["label"], "from disk");
+    assert_eq!(j["import"]["original_name"], "load.sql");
+    assert_eq!(j["progress"]["bytes_total"], 10);
+
+    let forbidden = [
+        allowed.join("../private/secret.sql"),
+        allowed.join("escape/secret.sql"),
+        outside.join("secret.sql"),
+    ];
+    for path in forbidden {
+        let r = send(serde_json::json!({ "path": path }));
+        assert_eq!((r.status, r.error_code().as_str()), (403, "forbidden"), "{path:?}");
+    }
+    let r = send(serde_json::json!({"path": allowed.join("missing.sql")}));
+    assert_eq!((r.status, r.error_code().as_str()), (404, "not_found"));
+    for bad in [
+        serde_json::json!({"path": "load.sql"}),
+        serde_json::json!({"path": allowed.join("load.sql"), "format": "parquet"}),
+        serde_json::json!({"path": allowed.join("load.sql"), "colour": "blue"}),
+        serde_json::json!({"nopath": true}),
+    ] {
+        assert_eq!(send(bad.clone()).status, 400, "{bad}");
+    }
+    let r = call(&s, "POST", "/api/reservoir/file", Some(&s.token.clone()), &[], b"{not json");
+    assert_eq!(r.status, 400);
+    assert_eq!(get(&s, "/api/reservoir/stats").json()["active"], 1);
+}
+
+#[test]
+fn sigterm_exits_zero_and_a_restart_keeps_queued_jobs() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start(dir.path(), &[]);
+    let token = s.token.clone();
+    let a = submit(&s, &[("X-AsaDB-Job-Label", "a")], b"SELECT 1;").json();
+    let b = submit(&s, &[("X-AsaDB-Job-Label", "b")], b"SELECT 2;").json();
+    let status = s.terminate();
+    assert!(status.success(), "exit status {status:?}");
+
+    let s = Server::start(dir.path(), &[]);
+    assert_eq!(s.token, token, "the token survives restarts");
+    for before in [a, b] {
+        let after = job(&s, before["id"].as_u64().unwrap());
+        assert_eq!(after["state"], "queued");
+        assert_eq!(after["label"], before["label"]);
+        assert_eq!(after["fingerprint"], before["fingerprint"]);
+    }
+    assert_eq!(get(&s, "/api/reservoir/jobs").json()["jobs"].as_array().unwrap().len(), 2);
+    assert_eq!(s.spool_files().len(), 2);
+    // New ids continue after the old ones.
+    let c = submit(&s, &[], b"SELECT 3;").json();
+    assert_eq!(c["id"], 3);
+}
+
+#[test]
+fn a_remote_address_needs_allow_remote() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(BIN)
+        .args(["serve", "--listen", "0.0.0.0:0", "--data"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--allow-remote"), "{err}");
+    // Refused before anything was created.
+    assert!(!dir.path().join("panel.token").exists());
+}
+
+#[test]
+fn cli_submit_jobs_and_cancel() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start(dir.path(), &[]);
+    let script = dir.path().join("script.sql");
+    std::fs::write(&script, "CREATE TABLE t(a);\n".repeat(1000)).unwrap();
+    let token_file = dir.path().join("panel.token");
+    let server_url = format!("http://{}", s.addr);
+    let cli = |args: &[&str]| {
+        Command::new(BIN)
+            .args(args)
+            .args(["--server", &server_url, "--token-file", token_file.to_str().unwrap()])
+            .env_remove("ASADB_TOKEN")
+            .output()
+            .unwrap()
+    };
+    let out = cli(&[
+        "submit",
+        script.to_str().unwrap(),
+        "--no-wait",
+        "--label",
+        "cli",
+        "--idempotency-key",
+        "k",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout} {}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("job 1 submitted: queued"), "{stdout}");
+    let j = job(&s, 1);
+    assert_eq!(j["label"], "cli");
+    assert_eq!(j["declared_size"], 19_000);
+    assert_eq!(j["received_bytes"], 19_000);
+    assert_eq!(j["import"]["original_name"], "script.sql");
+
+    let out = cli(&["submit", script.to_str().unwrap(), "--no-wait", "--idempotency-key", "k"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("job 1 reused"));
+
+    let out = cli(&["jobs"]);
+    let listing = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(listing.contains("queued") && listing.contains("cli"), "{listing}");
+
+    let out = cli(&["cancel", "1"]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("job 1 cancelled"));
+    let out = cli(&["cancel", "42"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("404"));
+
+    // Without --no-wait, a job that ends cancelled exits non-zero.
+    let out = cli(&["submit", script.to_str().unwrap(), "--idempotency-key", "k"]);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    // A wrong token is refused.
+    let bad = dir.path().join("bad.token");
+    std::fs::write(&bad, "nope").unwrap();
+    let out = Command::new(BIN)
+        .args(["jobs", "--server", &server_url, "--token-file", bad.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("401"));
+}
