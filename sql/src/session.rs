@@ -32,7 +32,7 @@ use crate::catalog::Schema;
 use crate::exec::dml::{self, DmlResult};
 use crate::exec::{Context, Operator, SubCache, build};
 use crate::planner::{Binder, ParamMap, plan_query};
-use crate::storage::{MemStore, MemTxn, RowStore};
+use crate::storage::{BtreeStore, MemStore, MemTxn, RowStore, Tx};
 use crate::value::Value;
 use crate::{Error, Result};
 
@@ -56,7 +56,7 @@ pub enum Outcome {
 }
 
 /// A transaction of some backend.
-pub trait Txn: RowStore {
+pub trait Txn: RowStore + Send + Sync {
     fn commit(self: Box<Self>) -> Result<()>;
     fn rollback(self: Box<Self>);
 }
@@ -70,9 +70,19 @@ impl Txn for MemTxn {
     }
 }
 
+impl Txn for BtreeStore {
+    fn commit(self: Box<Self>) -> Result<()> {
+        BtreeStore::commit(*self)
+    }
+    fn rollback(self: Box<Self>) {
+        BtreeStore::rollback(*self)
+    }
+}
+
 #[derive(Clone)]
 enum Backend {
     Mem(MemStore),
+    Db(asadb_txn::Db),
 }
 
 /// A database engine: the storage backend and the shared schema cache.
@@ -89,6 +99,25 @@ impl Engine {
         Engine { backend: Backend::Mem(MemStore::new()), schema: Arc::new(Mutex::new(None)) }
     }
 
+    /// An engine over a database of pages (file or memory), tables and
+    /// indexes in B+trees.
+    pub fn with_db(db: asadb_txn::Db) -> Engine {
+        Engine { backend: Backend::Db(db), schema: Arc::new(Mutex::new(None)) }
+    }
+
+    /// Opens (or creates) a database file.
+    pub fn open(path: &std::path::Path, opts: asadb_txn::Options) -> Result<Engine> {
+        Ok(Engine::with_db(asadb_txn::Db::open(path, opts)?))
+    }
+
+    /// The page database under this engine, if it has one.
+    pub fn db(&self) -> Option<&asadb_txn::Db> {
+        match &self.backend {
+            Backend::Db(db) => Some(db),
+            Backend::Mem(_) => None,
+        }
+    }
+
     pub fn session(&self) -> Session {
         Session {
             engine: self.clone(),
@@ -102,6 +131,11 @@ impl Engine {
     fn begin(&self, write: bool) -> Result<Box<dyn Txn>> {
         match &self.backend {
             Backend::Mem(m) => Ok(Box::new(m.begin(write)?)),
+            Backend::Db(db) => Ok(Box::new(BtreeStore::new(if write {
+                Tx::Write(db.begin_write()?)
+            } else {
+                Tx::Read(db.begin_read()?)
+            }))),
         }
     }
 
@@ -156,7 +190,7 @@ pub struct Rows<'s> {
 
 enum StoreRef<'s> {
     Owned(Box<dyn Txn>),
-    Borrowed(&'s dyn RowStore),
+    Borrowed(&'s (dyn RowStore + Sync)),
     Materialised(std::vec::IntoIter<Vec<Value>>),
 }
 
@@ -336,6 +370,14 @@ impl Session {
         Ok(last)
     }
 
+    /// Runs an `INSERT … VALUES` of literals already parsed by the script
+    /// fast path (`script::parse_insert_fast`): same effect as the text.
+    pub fn insert_values(&mut self, iv: &crate::script::InsertValues) -> Result<Outcome> {
+        self.with_store(true, false, |store, schema| {
+            dml::insert_values(store, schema, iv).map(Outcome::Affected)
+        })
+    }
+
     pub fn prepare(&mut self, sql: &str) -> Result<Prepared> {
         let mut stmts = parse(sql)?;
         if stmts.len() != 1 {
@@ -382,7 +424,7 @@ impl Session {
                 let schema = self.schema_in_txn(&*t);
                 self.txn = Some(t);
                 let schema = schema?;
-                let store: &dyn RowStore = &**self.txn.as_ref().expect("just set");
+                let store: &(dyn RowStore + Sync) = &**self.txn.as_ref().expect("just set");
                 let (columns, op, params) = plan_select(store, &schema, q, params)?;
                 Ok(Rows {
                     columns,
@@ -503,11 +545,22 @@ impl Session {
     }
 
     fn run_in_txn(&mut self, stmt: &ast::Statement, params: &Params) -> Result<Outcome> {
-        let ddl = is_ddl(stmt);
+        self.with_store(!is_read_only(stmt), is_ddl(stmt), |store, schema| {
+            run(store, schema, stmt, params)
+        })
+    }
+
+    /// Runs `f` in autocommit or in a savepoint of the open transaction.
+    fn with_store(
+        &mut self,
+        write: bool,
+        ddl: bool,
+        f: impl FnOnce(&dyn RowStore, &Schema) -> Result<Outcome>,
+    ) -> Result<Outcome> {
         match self.txn.take() {
             None => {
-                let t = self.engine.begin(!is_read_only(stmt))?;
-                let r = self.engine.schema(&*t).and_then(|s| run(&*t, &s, stmt, params));
+                let t = self.engine.begin(write)?;
+                let r = self.engine.schema(&*t).and_then(|s| f(&*t, &s));
                 match r {
                     Ok(o) => {
                         t.commit()?;
@@ -526,7 +579,7 @@ impl Session {
                 let r = (|| {
                     let schema = self.schema_in_txn(&*t)?;
                     let sp = t.savepoint()?;
-                    match run(&*t, &schema, stmt, params) {
+                    match f(&*t, &schema) {
                         Ok(o) => {
                             t.release(sp)?;
                             Ok(o)

@@ -215,6 +215,17 @@ fn golden_memstore() {
 }
 
 #[test]
+fn golden_btree_store() {
+    run_all(
+        || {
+            let db = asadb_txn::Db::memory(asadb_txn::Options::default()).expect("memory db");
+            Box::new(Ours(Engine::with_db(db).session()))
+        },
+        false,
+    );
+}
+
+#[test]
 fn golden_expectations_hold_in_sqlite() {
     run_all(|| Box::new(Sqlite(rusqlite::Connection::open_in_memory().expect("sqlite"))), true);
 }

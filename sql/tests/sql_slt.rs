@@ -73,3 +73,19 @@ fn slt_memstore() {
     let _ = Outcome::Ok;
     assert_eq!(summary.failed(), 0, "see the failures above");
 }
+
+#[test]
+fn slt_btree_store() {
+    if std::env::var_os("ASADB_SLT_DIR").is_none() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/slt");
+        // SAFETY: set before any other thread of this test binary reads it.
+        unsafe { std::env::set_var("ASADB_SLT_DIR", dir) };
+    }
+    let summary = run_all(|| {
+        let opts =
+            asadb_txn::Options { synchronous: asadb_txn::Synchronous::Off, ..Default::default() };
+        let db = asadb_txn::Db::memory(opts).expect("memory db");
+        Mem { session: SqlEngine::with_db(db).session() }
+    });
+    assert_eq!(summary.failed(), 0, "see the failures above");
+}

@@ -319,19 +319,8 @@ pub fn insert(
         Some(_) => return Err(Error::Unsupported("ON CONFLICT DO UPDATE".into())),
         None => {}
     }
-    let cols: Vec<usize> = if ins.columns.is_empty() {
-        (0..t.columns.len()).collect()
-    } else {
-        ins.columns
-            .iter()
-            .map(|c| {
-                let n = object_name(c)?;
-                t.column_index(&n).ok_or_else(|| {
-                    Error::InvalidInput(format!("table {} has no column named {n}", t.name))
-                })
-            })
-            .collect::<Result<_>>()?
-    };
+    let names: Vec<String> = ins.columns.iter().map(object_name).collect::<Result<_>>()?;
+    let cols = column_positions(&t, &names)?;
     let mut b = Binder::new(schema, store);
     let target = Target::new(&mut b, schema, &t)?;
     let mut ret = Returning::new(&mut b, &t, ins.returning.as_ref())?;
@@ -375,11 +364,55 @@ pub fn insert(
             out
         }
     };
+    let default_values = matches!(src, Src::Default);
+    let n = write_rows(
+        store,
+        &cx,
+        &target,
+        &cols,
+        !names.is_empty(),
+        rows,
+        default_values,
+        action,
+        ret.as_mut(),
+    )?;
+    Ok(finish(n, ret))
+}
+
+/// Positions of the named columns (all columns when none are named).
+fn column_positions(t: &TableDef, names: &[String]) -> Result<Vec<usize>> {
+    if names.is_empty() {
+        return Ok((0..t.columns.len()).collect());
+    }
+    names
+        .iter()
+        .map(|n| {
+            t.column_index(n).ok_or_else(|| {
+                Error::InvalidInput(format!("table {} has no column named {n}", t.name))
+            })
+        })
+        .collect()
+}
+
+/// Inserts source rows (values for `cols`), filling defaults.
+#[allow(clippy::too_many_arguments)]
+fn write_rows(
+    store: &dyn RowStore,
+    cx: &Context,
+    target: &Target,
+    cols: &[usize],
+    named: bool,
+    rows: Vec<Row>,
+    default_values: bool,
+    action: Conflict,
+    mut ret: Option<&mut Returning>,
+) -> Result<u64> {
+    let t = &target.table;
     let mut n = 0;
     for src_row in rows {
-        let given = if matches!(src, Src::Default) { Vec::new() } else { src_row };
-        if !matches!(src, Src::Default) && given.len() != cols.len() {
-            return Err(Error::InvalidInput(if ins.columns.is_empty() {
+        let given = if default_values { Vec::new() } else { src_row };
+        if !default_values && given.len() != cols.len() {
+            return Err(Error::InvalidInput(if !named {
                 format!(
                     "table {} has {} columns but {} values were supplied",
                     t.name,
@@ -393,23 +426,45 @@ pub fn insert(
         let mut row: Row = Vec::with_capacity(t.columns.len());
         let mut set = vec![false; t.columns.len()];
         row.resize(t.columns.len(), Value::Null);
-        for (v, c) in given.into_iter().zip(&cols) {
+        for (v, c) in given.into_iter().zip(cols) {
             row[*c] = v;
             set[*c] = true;
         }
         for (i, d) in target.defaults.iter().enumerate() {
             if let (false, Some(d)) = (set[i], d) {
-                row[i] = d.eval(&[], &cx)?;
+                row[i] = d.eval(&[], cx)?;
             }
         }
-        if let Some(local) = target.insert(store, &cx, row, action)? {
+        if let Some(local) = target.insert(store, cx, row, action)? {
             n += 1;
-            if let Some(r) = &mut ret {
-                r.add(&local, &cx)?;
+            if let Some(r) = ret.as_deref_mut() {
+                r.add(&local, cx)?;
             }
         }
     }
-    Ok(finish(n, ret))
+    Ok(n)
+}
+
+/// INSERT from the script fast path: literal rows, no parsing or planning.
+pub fn insert_values(
+    store: &dyn RowStore,
+    schema: &Schema,
+    iv: &crate::script::InsertValues,
+) -> Result<u64> {
+    use crate::script::Conflict as C;
+    let t = writable_table(schema, &iv.table)?;
+    let action = match iv.or_action {
+        Some(C::Ignore) => Conflict::Ignore,
+        Some(C::Replace) => Conflict::Replace,
+        _ => Conflict::Abort,
+    };
+    let names = iv.columns.clone().unwrap_or_default();
+    let cols = column_positions(&t, &names)?;
+    let mut b = Binder::new(schema, store);
+    let target = Target::new(&mut b, schema, &t)?;
+    let cache = SubCache::default();
+    let cx = Context::new(store, &[], &cache);
+    write_rows(store, &cx, &target, &cols, !names.is_empty(), iv.rows.clone(), false, action, None)
 }
 
 #[allow(clippy::too_many_arguments)]

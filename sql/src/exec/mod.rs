@@ -74,7 +74,7 @@ impl<'a> Context<'a> {
 }
 
 /// A pull-based operator.
-pub trait Operator {
+pub trait Operator: Send {
     fn next(&mut self, cx: &Context) -> Result<Option<Row>>;
 }
 

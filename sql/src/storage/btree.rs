@@ -1,0 +1,464 @@
+//! [`BtreeStore`]: the [`RowStore`] over real pages — H4's B+trees
+//! (`btree::Table` / `btree::Index`), rows as `record` encodings, index
+//! entries as `keycode::encode_entry(key, desc, rowid)`, inside one
+//! `asadb_txn` read or write transaction.
+//!
+//! The transaction sits behind an `Arc<Mutex<…>>` so cursors can own a
+//! handle (and the whole thing stays `Send`: the transaction types are
+//! `Send` but not `Sync`). A cursor does not keep a B+tree cursor between
+//! calls: it refills a small batch of rows at a time, re-seeking after the
+//! last key it returned, so it never holds the lock while the caller works
+//! and it tolerates writes between batches.
+//!
+//! The catalog root lives in the header's `catalog_root`; the schema cookie
+//! in header user slot 0.
+
+use std::collections::VecDeque;
+use std::ops::Bound;
+use std::sync::Arc;
+
+use asadb_pager::PageId;
+use asadb_txn::pages::{PageRead, PageWrite};
+use asadb_txn::{ReadTxn, Savepoint, WriteTxn};
+use parking_lot::Mutex;
+
+use super::{IndexCursor, KeyRange, Row, RowCursor, RowStore, TreeKind};
+use crate::btree::{Index, Table};
+use crate::catalog::{IndexDef, TableDef};
+use crate::keycode::{decode_key, encode_entry, encode_key};
+use crate::record::{Record, encode};
+use crate::value::Value;
+use crate::{Error, Result};
+
+/// Rows (or index entries) fetched per cursor refill.
+const BATCH: usize = 256;
+
+/// The schema cookie's header user slot.
+const COOKIE_SLOT: usize = 0;
+
+/// One transaction of either kind.
+#[allow(clippy::large_enum_variant)] // one per store, never in collections
+pub enum Tx {
+    Read(ReadTxn),
+    Write(WriteTxn),
+}
+
+/// Runs `$body` with `$t` bound to the transaction, whichever kind it is.
+macro_rules! with_tx {
+    ($tx:expr, $t:ident => $body:expr) => {
+        match &*$tx.lock() {
+            Tx::Read($t) => $body,
+            Tx::Write($t) => $body,
+        }
+    };
+}
+
+/// Runs `$body` with `$t` bound to the write transaction, or fails.
+macro_rules! with_write {
+    ($tx:expr, $t:ident => $body:expr) => {
+        match &*$tx.lock() {
+            Tx::Write($t) => $body,
+            Tx::Read(_) => Err(readonly()),
+        }
+    };
+}
+
+fn readonly() -> Error {
+    Error::InvalidInput("attempt to write a readonly database".into())
+}
+
+/// A transaction's view of tables and indexes stored in B+trees.
+pub struct BtreeStore {
+    tx: Arc<Mutex<Tx>>,
+    savepoints: Mutex<Vec<(u64, Savepoint)>>,
+    next_sp: Mutex<u64>,
+}
+
+impl BtreeStore {
+    pub fn new(tx: Tx) -> BtreeStore {
+        BtreeStore {
+            tx: Arc::new(Mutex::new(tx)),
+            savepoints: Mutex::new(Vec::new()),
+            next_sp: Mutex::new(1),
+        }
+    }
+
+    /// Commits (a read transaction just ends). Fails if a cursor still
+    /// holds the transaction.
+    pub fn commit(self) -> Result<()> {
+        let tx = Arc::try_unwrap(self.tx)
+            .map_err(|_| Error::InvalidInput("cannot commit while a query is still open".into()))?;
+        match tx.into_inner() {
+            Tx::Write(w) => Ok(w.commit()?),
+            Tx::Read(_) => Ok(()),
+        }
+    }
+
+    /// Rolls back (also what dropping does).
+    pub fn rollback(self) {
+        drop(self);
+    }
+
+    fn index_key(index: &IndexDef, key: &[Value]) -> Vec<u8> {
+        let mut out = Vec::new();
+        encode_key(key, &index.desc[..key.len().min(index.desc.len())], &mut out);
+        out
+    }
+}
+
+fn page(root: u32) -> PageId {
+    PageId(root)
+}
+
+struct BtRowCursor {
+    tx: Arc<Mutex<Tx>>,
+    table: Table,
+    range: (Bound<i64>, Bound<i64>),
+    reverse: bool,
+    buf: VecDeque<(i64, Row)>,
+    done: bool,
+}
+
+impl BtRowCursor {
+    fn refill(&mut self) -> Result<()> {
+        let tx = self.tx.clone();
+        let (rows, exhausted) = with_tx!(tx, t => self.fetch(t)?);
+        self.buf.extend(rows);
+        self.done = exhausted;
+        Ok(())
+    }
+
+    /// Reads up to BATCH rows from the current range start; narrows the
+    /// range past them. Returns the rows and whether the range is done.
+    fn fetch<T: PageRead<Error = asadb_txn::Error>>(
+        &mut self,
+        t: &T,
+    ) -> Result<(Vec<(i64, Row)>, bool)> {
+        let mut c = self.table.cursor(t);
+        let mut out = Vec::new();
+        if !self.reverse {
+            let ok = match self.range.0 {
+                Bound::Unbounded => c.first()?,
+                Bound::Included(s) => {
+                    c.seek(s)?;
+                    c.is_valid()
+                }
+                Bound::Excluded(s) => {
+                    if s == i64::MAX {
+                        return Ok((out, true));
+                    }
+                    c.seek(s + 1)?;
+                    c.is_valid()
+                }
+            };
+            if !ok {
+                return Ok((out, true));
+            }
+            while c.is_valid() && out.len() < BATCH {
+                let id = c.rowid();
+                let past = match self.range.1 {
+                    Bound::Unbounded => false,
+                    Bound::Included(e) => id > e,
+                    Bound::Excluded(e) => id >= e,
+                };
+                if past {
+                    return Ok((out, true));
+                }
+                out.push((id, c.values()?));
+                self.range.0 = Bound::Excluded(id);
+                c.next()?;
+            }
+            Ok((out, !c.is_valid()))
+        } else {
+            let ok = match self.range.1 {
+                Bound::Unbounded => c.last()?,
+                Bound::Included(e) => {
+                    c.seek_le(e)?;
+                    c.is_valid()
+                }
+                Bound::Excluded(e) => {
+                    if e == i64::MIN {
+                        return Ok((out, true));
+                    }
+                    c.seek_le(e - 1)?;
+                    c.is_valid()
+                }
+            };
+            if !ok {
+                return Ok((out, true));
+            }
+            while c.is_valid() && out.len() < BATCH {
+                let id = c.rowid();
+                let past = match self.range.0 {
+                    Bound::Unbounded => false,
+                    Bound::Included(s) => id < s,
+                    Bound::Excluded(s) => id <= s,
+                };
+                if past {
+                    return Ok((out, true));
+                }
+                out.push((id, c.values()?));
+                self.range.1 = Bound::Excluded(id);
+                c.prev()?;
+            }
+            Ok((out, !c.is_valid()))
+        }
+    }
+}
+
+impl RowCursor for BtRowCursor {
+    fn next(&mut self) -> Result<Option<(i64, Row)>> {
+        if self.buf.is_empty() && !self.done {
+            self.refill()?;
+        }
+        Ok(self.buf.pop_front())
+    }
+}
+
+/// An index entry's bytes and its rowid.
+type Entry = (Vec<u8>, i64);
+
+struct BtIndexCursor {
+    tx: Arc<Mutex<Tx>>,
+    index: Index,
+    start: Bound<Vec<u8>>,
+    end: Bound<Vec<u8>>,
+    /// The last entry returned; the next refill starts after it.
+    last: Option<Vec<u8>>,
+    desc: Vec<bool>,
+    buf: VecDeque<(Vec<u8>, i64)>,
+    done: bool,
+}
+
+impl BtIndexCursor {
+    fn fetch<T: PageRead<Error = asadb_txn::Error>>(
+        &mut self,
+        t: &T,
+    ) -> Result<(Vec<Entry>, bool)> {
+        let mut c = self.index.cursor(t);
+        let mut out = Vec::new();
+        match (&self.last, &self.start) {
+            (Some(last), _) => {
+                c.seek(last)?;
+                if c.is_valid() && c.key() == last.as_slice() {
+                    c.next()?;
+                }
+            }
+            (None, Bound::Unbounded) => {
+                c.first()?;
+            }
+            (None, Bound::Included(s)) => {
+                c.seek(s)?;
+            }
+            (None, Bound::Excluded(s)) => {
+                c.seek_past_prefix(s)?;
+            }
+        }
+        while c.is_valid() && out.len() < BATCH {
+            let k = c.key();
+            let past = match &self.end {
+                Bound::Unbounded => false,
+                Bound::Included(e) => k > e.as_slice() && !k.starts_with(e),
+                Bound::Excluded(e) => k >= e.as_slice(),
+            };
+            if past {
+                return Ok((out, true));
+            }
+            out.push((k.to_vec(), c.rowid()?));
+            c.next()?;
+        }
+        if let Some((k, _)) = out.last() {
+            self.last = Some(k.clone());
+        }
+        Ok((out, !c.is_valid()))
+    }
+}
+
+impl IndexCursor for BtIndexCursor {
+    fn next(&mut self) -> Result<Option<(Vec<Value>, i64)>> {
+        if self.buf.is_empty() && !self.done {
+            let tx = self.tx.clone();
+            let (rows, exhausted) = with_tx!(tx, t => self.fetch(t)?);
+            self.buf.extend(rows);
+            self.done = exhausted;
+        }
+        match self.buf.pop_front() {
+            Some((k, rowid)) => {
+                let (vals, _) = decode_key(&k, &self.desc, self.desc.len())?;
+                Ok(Some((vals, rowid)))
+            }
+            None => Ok(None),
+        }
+    }
+}
+
+impl RowStore for BtreeStore {
+    fn scan(
+        &self,
+        table: &TableDef,
+        range: (Bound<i64>, Bound<i64>),
+        reverse: bool,
+    ) -> Result<Box<dyn RowCursor>> {
+        Ok(Box::new(BtRowCursor {
+            tx: self.tx.clone(),
+            table: Table::open(page(table.root)),
+            range,
+            reverse,
+            buf: VecDeque::new(),
+            done: false,
+        }))
+    }
+
+    fn scan_index(
+        &self,
+        index: &IndexDef,
+        range: KeyRange,
+        reverse: bool,
+    ) -> Result<Box<dyn IndexCursor>> {
+        if reverse {
+            return Err(Error::Unsupported("reverse index scans".into()));
+        }
+        let enc = |b: Bound<Vec<Value>>| match b {
+            Bound::Unbounded => Bound::Unbounded,
+            Bound::Included(p) => Bound::Included(Self::index_key(index, &p)),
+            Bound::Excluded(p) => Bound::Excluded(Self::index_key(index, &p)),
+        };
+        Ok(Box::new(BtIndexCursor {
+            tx: self.tx.clone(),
+            index: Index::open(page(index.root)),
+            start: enc(range.start),
+            end: enc(range.end),
+            last: None,
+            desc: index.desc.clone(),
+            buf: VecDeque::new(),
+            done: false,
+        }))
+    }
+
+    fn get(&self, table: &TableDef, rowid: i64) -> Result<Option<Row>> {
+        let t = Table::open(page(table.root));
+        let bytes = with_tx!(self.tx, x => t.get(x, rowid)?);
+        match bytes {
+            Some(b) => Ok(Some(Record::new(&b)?.values()?)),
+            None => Ok(None),
+        }
+    }
+
+    fn insert(&self, table: &TableDef, rowid: i64, row: &[Value]) -> Result<()> {
+        let mut buf = Vec::new();
+        encode(row, &mut buf);
+        let t = Table::open(page(table.root));
+        with_write!(self.tx, x => t.insert(x, rowid, &buf).map(|_| ()))
+    }
+
+    fn delete(&self, table: &TableDef, rowid: i64) -> Result<()> {
+        let t = Table::open(page(table.root));
+        with_write!(self.tx, x => t.delete(x, rowid).map(|_| ()))
+    }
+
+    fn max_rowid(&self, table: &TableDef) -> Result<Option<i64>> {
+        let t = Table::open(page(table.root));
+        with_tx!(self.tx, x => t.max_rowid(x))
+    }
+
+    fn estimate_rows(&self, table: &TableDef) -> Result<u64> {
+        let t = Table::open(page(table.root));
+        with_tx!(self.tx, x => t.estimate_rows(x))
+    }
+
+    fn index_insert(&self, index: &IndexDef, key: &[Value], rowid: i64) -> Result<()> {
+        let mut buf = Vec::new();
+        encode_entry(key, &index.desc, rowid, &mut buf);
+        let ix = Index::open(page(index.root));
+        with_write!(self.tx, x => ix.insert(x, &buf).map(|_| ()))
+    }
+
+    fn index_delete(&self, index: &IndexDef, key: &[Value], rowid: i64) -> Result<()> {
+        let mut buf = Vec::new();
+        encode_entry(key, &index.desc, rowid, &mut buf);
+        let ix = Index::open(page(index.root));
+        with_write!(self.tx, x => ix.delete(x, &buf).map(|_| ()))
+    }
+
+    fn index_lookup(&self, index: &IndexDef, key: &[Value]) -> Result<Option<i64>> {
+        let prefix = Self::index_key(index, key);
+        let ix = Index::open(page(index.root));
+        with_tx!(self.tx, x => {
+            let mut c = ix.cursor(x);
+            c.seek(&prefix)?;
+            if c.is_valid() && c.key().starts_with(&prefix) {
+                Ok(Some(c.rowid()?))
+            } else {
+                Ok(None)
+            }
+        })
+    }
+
+    fn create_tree(&self, kind: TreeKind) -> Result<u32> {
+        with_write!(self.tx, x => match kind {
+            TreeKind::Table => Table::create(x).map(|t| t.root().0),
+            TreeKind::Index => Index::create(x).map(|t| t.root().0),
+        })
+    }
+
+    fn drop_tree(&self, root: u32, kind: TreeKind) -> Result<()> {
+        with_write!(self.tx, x => match kind {
+            TreeKind::Table => Table::open(page(root)).destroy(x),
+            TreeKind::Index => Index::open(page(root)).destroy(x),
+        })
+    }
+
+    fn catalog_root(&self) -> Result<Option<u32>> {
+        let h = with_tx!(self.tx, x => x.header());
+        Ok((h.catalog_root != 0).then_some(h.catalog_root))
+    }
+
+    fn set_catalog_root(&self, root: u32) -> Result<()> {
+        with_write!(self.tx, x => Ok(x.set_catalog_root(page(root))?))
+    }
+
+    fn schema_cookie(&self) -> Result<u64> {
+        let h = with_tx!(self.tx, x => x.header());
+        Ok(h.user[COOKIE_SLOT].into())
+    }
+
+    fn set_schema_cookie(&self, cookie: u64) -> Result<()> {
+        // The slot is 32 bits; wrapping is harmless for a change detector.
+        with_write!(self.tx, x => Ok(x.set_user_slot(COOKIE_SLOT, cookie as u32)?))
+    }
+
+    fn savepoint(&self) -> Result<u64> {
+        let sp = with_write!(self.tx, x => Ok(x.savepoint()))?;
+        let mut n = self.next_sp.lock();
+        let id = *n;
+        *n += 1;
+        self.savepoints.lock().push((id, sp));
+        Ok(id)
+    }
+
+    fn release(&self, sp: u64) -> Result<()> {
+        let mut sps = self.savepoints.lock();
+        let pos = sps
+            .iter()
+            .position(|s| s.0 == sp)
+            .ok_or_else(|| Error::NotFound(format!("no such savepoint: {sp}")))?;
+        let handle = sps[pos].1;
+        sps.truncate(pos);
+        with_write!(self.tx, x => Ok(x.release(handle)?))
+    }
+
+    fn rollback_to(&self, sp: u64) -> Result<()> {
+        let mut sps = self.savepoints.lock();
+        let pos = sps
+            .iter()
+            .position(|s| s.0 == sp)
+            .ok_or_else(|| Error::NotFound(format!("no such savepoint: {sp}")))?;
+        let handle = sps[pos].1;
+        sps.truncate(pos + 1);
+        with_write!(self.tx, x => Ok(x.rollback_to(handle)?))
+    }
+
+    fn is_writable(&self) -> bool {
+        matches!(&*self.tx.lock(), Tx::Write(_))
+    }
+}
