@@ -13,6 +13,17 @@
 //!    statement with `sqlparser`; [`parse_insert_slow`] is that route for
 //!    INSERTs and the oracle the fast path is tested against: whenever the
 //!    fast path accepts, both give exactly the same [`InsertValues`].
+//!
+//! ```
+//! use asadb_sql::script::{Splitter, parse_insert_fast};
+//!
+//! let script = "CREATE TABLE t (a, b);\n-- rows\nINSERT INTO t VALUES (1, 'x;y'), (2, NULL);";
+//! let stmts: Vec<_> = Splitter::new(script.as_bytes()).collect::<Result<_, _>>().unwrap();
+//! assert_eq!(stmts[1].text, "INSERT INTO t VALUES (1, 'x;y'), (2, NULL)");
+//! let insert = parse_insert_fast(&stmts[1].text, false).unwrap();
+//! assert_eq!((insert.table.as_str(), insert.rows.len()), ("t", 2));
+//! assert!(parse_insert_fast(&stmts[0].text, false).is_none()); // not an INSERT
+//! ```
 
 mod fastpath;
 mod insert;

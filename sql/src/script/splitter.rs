@@ -390,7 +390,13 @@ impl<R: Read> Splitter<R> {
             self.copy_data_start = self.copy_data_start.saturating_sub(keep);
         }
         let filled = self.buf.len();
-        self.buf.resize(filled + self.opts.chunk_size, 0);
+        let want = filled + self.opts.chunk_size;
+        if self.buf.capacity() > 4 * want {
+            // Give back what one huge statement grew; a long-running
+            // import should not keep its worst case for ever.
+            self.buf.shrink_to(want);
+        }
+        self.buf.resize(want, 0);
         let n = loop {
             match self.reader.read(&mut self.buf[filled..]) {
                 Ok(n) => break n,
