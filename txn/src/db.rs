@@ -517,6 +517,49 @@ mod tests {
     }
 
     #[test]
+    fn index_resolves_newest_frame_per_snapshot() {
+        let mut index = Index::default();
+        for (page, frame) in [(1, 1), (2, 2), (1, 4), (0, 5), (1, 7), (0, 8)] {
+            index.push(PageId(page), frame);
+        }
+        let p1 = |mx| index.latest_upto(PageId(1), mx);
+        assert_eq!(
+            [p1(0), p1(1), p1(3), p1(4), p1(6), p1(7), p1(99)],
+            [None, Some(1), Some(1), Some(4), Some(4), Some(7), Some(7)]
+        );
+        assert_eq!(index.latest_upto(PageId(2), 1), None);
+        assert_eq!(index.latest_upto(PageId(3), 99), None);
+        let mut pages: Vec<_> = index.pages().collect();
+        pages.sort();
+        assert_eq!(pages, [PageId(0), PageId(1), PageId(2)]);
+        index.clear();
+        assert_eq!(index.latest_upto(PageId(1), 99), None);
+    }
+
+    #[test]
+    fn reader_snapshot_ignores_later_commits_and_main_only_after_checkpoint() {
+        let db = Db::memory(Options { checkpoint_frames: 0, ..Options::default() }).unwrap();
+        let w = db.begin_write().unwrap();
+        let (id, mut p) = w.allocate().unwrap();
+        p[0] = 1;
+        drop(p);
+        w.commit().unwrap();
+        let before = db.begin_read().unwrap();
+        let w = db.begin_write().unwrap();
+        w.page_mut(id).unwrap()[0] = 2;
+        // Uncommitted bytes are invisible to a reader that starts now.
+        assert_eq!(db.begin_read().unwrap().page(id).unwrap()[0], 1);
+        w.commit().unwrap();
+        assert_eq!(before.page(id).unwrap()[0], 1);
+        assert_eq!(db.begin_read().unwrap().page(id).unwrap()[0], 2);
+        drop(before);
+        assert!(db.checkpoint().unwrap().reset);
+        let after = db.begin_read().unwrap();
+        assert_eq!(after.snap.mx, 0, "everything checkpointed: main file only");
+        assert_eq!(after.page(id).unwrap()[0], 2);
+    }
+
+    #[test]
     fn tiny_pool_is_refused() {
         let opts = Options { pool_frames: 3, ..Options::default() };
         assert!(matches!(Db::memory(opts), Err(Error::InvalidInput(_))));

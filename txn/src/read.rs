@@ -17,7 +17,7 @@ use crate::{Error, PageRead, Result};
 #[derive(Debug)]
 pub struct ReadTxn {
     shared: Arc<Shared>,
-    snap: Snapshot,
+    pub(crate) snap: Snapshot,
 }
 
 impl ReadTxn {
