@@ -293,23 +293,43 @@ proptest! {
     #[test]
     fn literals_mean_what_sqlite_says(lit in literal(false)) {
         prop_assume!(lit.plain);
-        let conn = rusqlite::Connection::open_in_memory().unwrap();
-        let want: rusqlite::types::Value =
-            conn.query_row(&format!("SELECT {}", lit.sql), [], |r| r.get(0)).unwrap();
-        let got = parse_insert_fast(&format!("INSERT INTO t VALUES ({})", lit.sql), false)
-            .expect("plain literal accepted");
-        use rusqlite::types::Value as S;
-        let ok = match (&got.rows[0][0], &want) {
-            (Value::Null, S::Null) => true,
-            (Value::Integer(a), S::Integer(b)) => a == b,
-            // SQLite folds -0.0 into 0.0 on output; compare numerically.
-            (Value::Real(a), S::Real(b)) => a == b,
-            (Value::Text(a), S::Text(b)) => a == b,
-            (Value::Blob(a), S::Blob(b)) => a == b,
-            _ => false,
-        };
-        prop_assert!(ok, "{}: ours {:?}, SQLite {:?}", lit.sql, got.rows[0][0], want);
+        same_as_sqlite(&lit.sql)?;
     }
+
+    /// Long numbers, where rounding to f64 is where parsers part.
+    #[test]
+    fn long_numbers_mean_what_sqlite_says(
+        int in "[1-9][0-9]{17,40}",
+        frac in "[0-9]{0,25}",
+        exp in prop::option::of(-330i32..330),
+    ) {
+        same_as_sqlite(&int)?;
+        let real = match exp {
+            Some(e) => format!("{int}.{frac}e{e}"),
+            None => format!("{int}.{frac}"),
+        };
+        same_as_sqlite(&real)?;
+    }
+}
+
+/// `SELECT <lit>` in SQLite and the fast path give the same value.
+fn same_as_sqlite(lit: &str) -> Result<(), TestCaseError> {
+    use rusqlite::types::Value as S;
+    let conn = rusqlite::Connection::open_in_memory().unwrap();
+    let want: S = conn.query_row(&format!("SELECT {lit}"), [], |r| r.get(0)).unwrap();
+    let got = parse_insert_fast(&format!("INSERT INTO t VALUES ({lit})"), false)
+        .expect("plain literal accepted");
+    let ok = match (&got.rows[0][0], &want) {
+        (Value::Null, S::Null) => true,
+        (Value::Integer(a), S::Integer(b)) => a == b,
+        // SQLite folds -0.0 into 0.0 on output; compare numerically.
+        (Value::Real(a), S::Real(b)) => a == b,
+        (Value::Text(a), S::Text(b)) => a == b,
+        (Value::Blob(a), S::Blob(b)) => a == b,
+        _ => false,
+    };
+    prop_assert!(ok, "{}: ours {:?}, SQLite {:?}", lit, got.rows[0][0], want);
+    Ok(())
 }
 
 #[test]

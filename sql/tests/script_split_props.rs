@@ -266,3 +266,85 @@ proptest! {
         check(&s, true, &chunks)?;
     }
 }
+
+/// Splits with every option fixed but the chunk size; errors compared by text.
+fn split_any(bytes: &[u8], bs: bool, max: usize, chunk: usize) -> (Vec<Statement>, Option<String>) {
+    let opts =
+        SplitterOptions { backslash_escapes: bs, chunk_size: chunk, max_statement_size: max };
+    let mut out = Vec::new();
+    for s in Splitter::with_options(bytes, opts) {
+        match s {
+            Ok(s) => out.push(s),
+            Err(e) => return (out, Some(e.to_string())),
+        }
+    }
+    (out, None)
+}
+
+/// Byte soup: fragments that mean something to the lexer, invalid UTF-8
+/// and keywords, in any order.
+fn soup() -> impl Strategy<Value = Vec<u8>> {
+    let pieces: Vec<&'static [u8]> = vec![
+        b"'",
+        b"\"",
+        b"`",
+        b"[",
+        b"]",
+        b"-",
+        b"--",
+        b"/",
+        b"/*",
+        b"*/",
+        b"*",
+        b"$",
+        b"$t$",
+        b"$$",
+        b";",
+        b"\\",
+        b"\\.",
+        b"\n",
+        b"\r\n",
+        b" ",
+        b"e",
+        b"E'",
+        b"a",
+        b"1",
+        b"\xff",
+        b"\xc3",
+        b"\xa9",
+        b"\xc3\xa9",
+        b"COPY t FROM stdin",
+        b"CREATE TRIGGER",
+        b"BEGIN",
+        b"END",
+        b"CASE",
+    ];
+    prop::collection::vec(prop::sample::select(pieces), 0..40).prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// Whatever the input — unterminated quotes, invalid UTF-8, oversized
+    /// statements, COPY without `\.` — the outcome (statements, then the
+    /// error if any) does not depend on the chunk size, and nothing panics.
+    #[test]
+    fn any_bytes_split_the_same_for_any_chunk_size(
+        bytes in soup(),
+        bs in any::<bool>(),
+        max in prop_oneof![Just(1usize << 20), 5usize..60],
+        chunks in prop::collection::vec(1usize..16, 1..4),
+    ) {
+        let whole = split_any(&bytes, bs, max, 1 << 20);
+        for &chunk in &chunks {
+            let got = split_any(&bytes, bs, max, chunk);
+            prop_assert_eq!(&got, &whole, "chunk size {} on {:?}", chunk, String::from_utf8_lossy(&bytes));
+        }
+        // Offsets are increasing and inside the input.
+        let mut at = 0;
+        for st in &whole.0 {
+            prop_assert!(at <= st.start && st.start < st.end && st.end <= bytes.len() as u64);
+            at = st.end;
+        }
+    }
+}

@@ -32,8 +32,17 @@ pub(crate) fn decimal(text: &str, negative: bool) -> Option<Value> {
             }
         }
     }
-    let f: f64 = text.parse().ok()?;
-    Some(Value::Real(if negative { -f } else { f }))
+    // Reals go through the engine's port of `sqlite3AtoF`, so a literal
+    // has the same bits here as everywhere else (and as in SQLite, which
+    // does not always round like `str::parse`).
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit() || b"+-.eE".contains(&b)) {
+        return None;
+    }
+    let r = crate::value::atof(text.as_bytes());
+    if !r.whole {
+        return None;
+    }
+    Some(Value::Real(if negative { -r.value } else { r.value }))
 }
 
 /// A hexadecimal integer `0x…` given its digits. SQLite skips leading
@@ -143,6 +152,8 @@ mod tests {
         assert_eq!(show(decimal("9223372036854775808", false)), "real 9.223372036854776e18");
         assert_eq!(show(decimal("9223372036854775808", true)), "int -9223372036854775808");
         assert_eq!(show(decimal("99999999999999999999999", true)), "real -1e23");
+        // SQLite's rounding, not `str::parse`'s (2.36255978611392e21).
+        assert_eq!(show(decimal("2362559786113919877120", false)), "real 2.3625597861139196e21");
         assert_eq!(show(decimal("1.5", true)), "real -1.5");
         assert_eq!(show(decimal(".5", false)), "real 0.5");
         assert_eq!(show(decimal("5.", false)), "real 5.0");

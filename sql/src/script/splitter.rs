@@ -336,6 +336,11 @@ impl<R: Read> Splitter<R> {
             match self.scan()? {
                 Step::Emit(stmt) => return Ok(Some(stmt)),
                 Step::NeedMore => {
+                    // Size first: when the statement is already too long,
+                    // that happened before any later bad byte or EOF, and
+                    // checking it first keeps the outcome independent of
+                    // how much the last read brought in.
+                    self.check_size()?;
                     if let Some(bad) = self.bad_utf8 {
                         return Err(Error::InvalidInput(format!(
                             "invalid UTF-8 at byte offset {} (statement {})",
@@ -346,7 +351,6 @@ impl<R: Read> Splitter<R> {
                     if self.eof {
                         return self.finish();
                     }
-                    self.check_size()?;
                     self.fill()?;
                 }
             }
