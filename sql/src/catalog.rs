@@ -33,6 +33,9 @@ pub struct ColumnDef {
     pub not_null: bool,
     pub default: Option<ast::Expr>,
     pub collation: Collation,
+    /// The value of this column in rows stored before it was added by
+    /// ALTER TABLE ADD COLUMN (its constant default, else NULL).
+    pub pad: Value,
 }
 
 /// A table: its columns, constraints and tree root.
@@ -207,6 +210,7 @@ pub fn catalog_table(root: u32) -> TableDef {
         not_null: false,
         default: None,
         collation: Collation::Binary,
+        pad: Value::Null,
     };
     TableDef {
         name: "sqlite_schema".into(),
@@ -315,6 +319,34 @@ fn parse_one(sql: &str) -> Result<ast::Statement> {
     Ok(v.remove(0))
 }
 
+/// The value of a constant DEFAULT expression (a literal, maybe signed, in
+/// parentheses or not); `None` if it is not constant.
+pub fn constant_default(e: &ast::Expr) -> Option<Value> {
+    match e {
+        ast::Expr::Nested(x) => constant_default(x),
+        ast::Expr::Value(v) => match &v.value {
+            ast::Value::Number(s, _) => crate::planner::bind::number_literal(s).ok(),
+            ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => {
+                Some(Value::Text(s.clone()))
+            }
+            ast::Value::Null => Some(Value::Null),
+            ast::Value::Boolean(b) => Some(Value::Integer(*b as i64)),
+            _ => None,
+        },
+        ast::Expr::UnaryOp { op: ast::UnaryOperator::Minus, expr } => {
+            match constant_default(expr)? {
+                Value::Integer(i) => {
+                    Some(i.checked_neg().map_or(Value::Real(-(i as f64)), Value::Integer))
+                }
+                Value::Real(f) => Some(Value::Real(-f)),
+                _ => None,
+            }
+        }
+        ast::Expr::UnaryOp { op: ast::UnaryOperator::Plus, expr } => constant_default(expr),
+        _ => None,
+    }
+}
+
 /// The last part of an object name, unquoted.
 pub fn object_name(n: &ast::ObjectName) -> Result<String> {
     match n.0.last() {
@@ -358,12 +390,16 @@ pub fn table_from_ast(ct: &ast::CreateTable, root: u32, sql: String) -> Result<(
             not_null: false,
             default: None,
             collation: Collation::Binary,
+            pad: Value::Null,
         };
         for o in &c.options {
             match &o.option {
                 ast::ColumnOption::NotNull => col.not_null = true,
                 ast::ColumnOption::Null => {}
-                ast::ColumnOption::Default(e) => col.default = Some(e.clone()),
+                ast::ColumnOption::Default(e) => {
+                    col.pad = constant_default(e).unwrap_or(Value::Null);
+                    col.default = Some(e.clone());
+                }
                 ast::ColumnOption::PrimaryKey(_) => {
                     if pk_cols.is_some() {
                         return Err(Error::InvalidInput(format!(

@@ -125,6 +125,7 @@ impl Engine {
             savepoints: Vec::new(),
             private: None,
             ddl: false,
+            source: None,
         }
     }
 
@@ -162,6 +163,7 @@ impl Engine {
 #[derive(Clone, Debug)]
 pub struct Prepared {
     stmt: ast::Statement,
+    source: Arc<str>,
 }
 
 /// A connection-like handle: autocommit, or inside an explicit
@@ -176,6 +178,8 @@ pub struct Session {
     private: Option<Arc<Schema>>,
     /// The current transaction changed the schema.
     ddl: bool,
+    /// Text of the statement being run (spans point into it).
+    source: Option<Arc<str>>,
 }
 
 /// A streaming query result.
@@ -284,11 +288,12 @@ fn run(
     schema: &Schema,
     stmt: &ast::Statement,
     params: &Params,
+    source: Option<&Arc<str>>,
 ) -> Result<Outcome> {
     let resolver = |m: &ParamMap| resolve_params(m, params);
     match stmt {
         ast::Statement::Query(q) => {
-            let (columns, mut op, pv) = plan_select(store, schema, q, params)?;
+            let (columns, mut op, pv) = plan_select(store, schema, q, params, source)?;
             let cache = SubCache::default();
             let cx = Context::new(store, &pv, &cache);
             let mut rows = Vec::new();
@@ -329,6 +334,9 @@ fn run(
             dml::create_index(store, schema, ci).map(|_| Outcome::Ok)
         }
         ast::Statement::CreateView(cv) => dml::create_view(store, schema, cv).map(|_| Outcome::Ok),
+        ast::Statement::AlterTable(at) => {
+            crate::exec::alter::alter_table(store, schema, at).map(|_| Outcome::Ok)
+        }
         ast::Statement::Drop { object_type, if_exists, names, .. } => {
             dml::drop(store, schema, object_type, *if_exists, names).map(|_| Outcome::Ok)
         }
@@ -347,8 +355,10 @@ fn plan_select(
     schema: &Schema,
     q: &ast::Query,
     params: &Params,
+    source: Option<&Arc<str>>,
 ) -> Result<Planned> {
     let mut b = Binder::new(schema, store);
+    b.source = source.cloned();
     let plan = plan_query(&mut b, q)?;
     let pv = resolve_params(&b.params, params)?;
     Ok((plan.columns, build(&plan.node), pv))
@@ -363,6 +373,7 @@ impl Session {
     /// Runs every statement of `sql`; returns the last one's outcome.
     pub fn execute(&mut self, sql: &str, params: &Params) -> Result<Outcome> {
         let stmts = parse(sql)?;
+        self.source = Some(sql.into());
         let mut last = Outcome::Ok;
         for s in &stmts {
             last = self.execute_stmt(s, params)?;
@@ -386,10 +397,11 @@ impl Session {
                 stmts.len()
             )));
         }
-        Ok(Prepared { stmt: stmts.remove(0) })
+        Ok(Prepared { stmt: stmts.remove(0), source: sql.into() })
     }
 
     pub fn run(&mut self, p: &Prepared, params: &Params) -> Result<Outcome> {
+        self.source = Some(p.source.clone());
         self.execute_stmt(&p.stmt, params)
     }
 
@@ -403,6 +415,8 @@ impl Session {
             )));
         }
         let stmt = stmts.remove(0);
+        let src: Arc<str> = sql.into();
+        self.source = Some(src.clone());
         let ast::Statement::Query(q) = &stmt else {
             // Anything else runs to completion; its rows (RETURNING,
             // EXPLAIN) are handed out from memory.
@@ -425,7 +439,7 @@ impl Session {
                 self.txn = Some(t);
                 let schema = schema?;
                 let store: &(dyn RowStore + Sync) = &**self.txn.as_ref().expect("just set");
-                let (columns, op, params) = plan_select(store, &schema, q, params)?;
+                let (columns, op, params) = plan_select(store, &schema, q, params, Some(&src))?;
                 Ok(Rows {
                     columns,
                     op,
@@ -438,7 +452,7 @@ impl Session {
             None => {
                 let t = self.engine.begin(false)?;
                 let schema = self.engine.schema(&*t)?;
-                let (columns, op, params) = plan_select(&*t, &schema, q, params)?;
+                let (columns, op, params) = plan_select(&*t, &schema, q, params, Some(&src))?;
                 Ok(Rows {
                     columns,
                     op,
@@ -545,8 +559,9 @@ impl Session {
     }
 
     fn run_in_txn(&mut self, stmt: &ast::Statement, params: &Params) -> Result<Outcome> {
+        let source = self.source.clone();
         self.with_store(!is_read_only(stmt), is_ddl(stmt), |store, schema| {
-            run(store, schema, stmt, params)
+            run(store, schema, stmt, params, source.as_ref())
         })
     }
 

@@ -585,6 +585,7 @@ fn insert_at(
         not_null: false,
         default: None,
         collation: vals::Collation::Binary,
+        pad: Value::Null,
     });
     let alias = t.columns.len() - 1;
     t.rowid_alias = Some(alias);

@@ -8,6 +8,7 @@
 //! operations) hold their rows in memory; spilling beyond a budget is not
 //! implemented yet.
 
+pub mod alter;
 pub mod dml;
 pub mod vals;
 
@@ -185,7 +186,10 @@ struct ScanOp {
 /// The local row of a table: stored columns (the rowid alias filled in,
 /// missing trailing columns NULL) then the rowid.
 pub fn table_row(t: &TableDef, rowid: i64, mut row: Row) -> Row {
-    row.resize(t.columns.len(), Value::Null);
+    // Rows stored before an ALTER TABLE ADD COLUMN are short.
+    for c in &t.columns[row.len().min(t.columns.len())..] {
+        row.push(c.pad.clone());
+    }
     if let Some(a) = t.rowid_alias {
         row[a] = Value::Integer(rowid);
     }

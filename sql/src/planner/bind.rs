@@ -91,6 +91,8 @@ pub struct Binder<'a> {
     /// Output aliases of the SELECT being bound, a fallback for names in
     /// HAVING and ORDER BY expressions (as SQLite allows).
     pub aliases: Vec<(String, Expr)>,
+    /// The statement's text, for result column names as written.
+    pub source: Option<Arc<str>>,
 }
 
 impl<'a> Binder<'a> {
@@ -105,6 +107,7 @@ impl<'a> Binder<'a> {
             next_sub: 0,
             ctes: Vec::new(),
             aliases: Vec::new(),
+            source: None,
         }
     }
 
@@ -629,7 +632,10 @@ impl<'a> Binder<'a> {
         let levels = std::mem::take(&mut self.levels);
         let aggs = self.aggs.take();
         let aliases = std::mem::take(&mut self.aliases);
+        // Views and CTEs come from other texts: no source names there.
+        let source = self.source.take();
         let r = f(self);
+        self.source = source;
         self.scopes = scopes;
         self.levels = levels;
         self.aggs = aggs;

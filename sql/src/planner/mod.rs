@@ -17,6 +17,7 @@
 //! connected relation exists, and equi-joins become hash joins.
 
 pub mod bind;
+mod names;
 mod select;
 
 use std::ops::Bound;

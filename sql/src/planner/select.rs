@@ -441,8 +441,13 @@ fn plan_select_in_scope(
 
     // Projection (aggregates collected on the side).
     b.aggs = Some(Vec::new());
+    let texts = b
+        .source
+        .as_deref()
+        .and_then(|src| super::names::select_items(src, s.select_token.0.span.start))
+        .filter(|t| t.len() == s.projection.len());
     let mut out: Vec<OutCol> = Vec::new();
-    for item in &s.projection {
+    for (item_no, item) in s.projection.iter().enumerate() {
         match item {
             ast::SelectItem::Wildcard(_) => {
                 if rels.is_empty() {
@@ -469,7 +474,10 @@ fn plan_select_in_scope(
                     ast::Expr::Identifier(id) => column_name(b, &x).unwrap_or(id.value.clone()),
                     ast::Expr::CompoundIdentifier(p) => column_name(b, &x)
                         .unwrap_or(p.last().map(|i| i.value.clone()).unwrap_or_default()),
-                    e => e.to_string(),
+                    e => match &texts {
+                        Some(t) => t[item_no].clone(),
+                        None => e.to_string(),
+                    },
                 };
                 out.push(OutCol { aff: b.aff(&x), expr: x, name });
             }

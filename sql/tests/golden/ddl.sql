@@ -94,3 +94,65 @@ SELECT * FROM w
 ----
 p|q
 2|1
+
+# ALTER TABLE
+
+statement ok
+CREATE TABLE al(a INTEGER PRIMARY KEY, b TEXT UNIQUE)
+
+statement ok
+CREATE INDEX alb ON al(b)
+
+statement ok
+INSERT INTO al VALUES (1, 'x'), (2, 'y')
+
+statement ok
+ALTER TABLE al ADD COLUMN c INTEGER DEFAULT 7
+
+statement ok
+ALTER TABLE al ADD COLUMN d TEXT
+
+statement ok
+INSERT INTO al VALUES (3, 'z', 8, 'dd')
+
+query cols
+SELECT * FROM al ORDER BY a
+----
+a|b|c|d
+1|x|7|NULL
+2|y|7|NULL
+3|z|8|dd
+
+statement error duplicate column name
+ALTER TABLE al ADD COLUMN c
+
+statement error Cannot add a NOT NULL column with default value NULL
+ALTER TABLE al ADD COLUMN e NOT NULL
+
+statement ok
+ALTER TABLE al RENAME TO al2
+
+statement error no such table
+SELECT * FROM al
+
+query
+SELECT a FROM al2 WHERE b = 'y'
+----
+2
+
+statement error UNIQUE constraint failed: al2.b
+INSERT INTO al2(b) VALUES ('x')
+
+statement ok
+ALTER TABLE al2 RENAME COLUMN b TO bee
+
+query
+SELECT a FROM al2 WHERE bee = 'z'
+----
+3
+
+statement error no such column
+SELECT b FROM al2
+
+statement error UNIQUE constraint failed: al2.bee
+INSERT INTO al2(bee) VALUES ('x')

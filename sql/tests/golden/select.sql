@@ -174,3 +174,9 @@ SELECT nope FROM t
 
 statement error no such table
 SELECT * FROM nope
+
+query cols
+SELECT a+1,  upper( b ) , -a, 'x' FROM t WHERE a = 1
+----
+a+1|upper( b )|-a|'x'
+2|A|-1|x
