@@ -60,6 +60,9 @@ pub struct ServeArgs {
     /// A directory whose files `POST /api/reservoir/file` may submit (repeatable)
     #[arg(long, value_name = "DIR")]
     pub allow_file_dir: Vec<PathBuf>,
+    /// Do not run jobs: they are accepted and stay queued (maintenance, tests)
+    #[arg(long)]
+    pub no_worker: bool,
 }
 
 /// The keys of `asadb.toml`: the flags' names.
@@ -77,6 +80,7 @@ struct FileConfig {
     reservoir_result_page_rows: Option<usize>,
     #[serde(default)]
     allow_file_dir: Vec<PathBuf>,
+    no_worker: Option<bool>,
 }
 
 /// The resolved settings of one `serve` run.
@@ -90,6 +94,8 @@ pub struct ServeConfig {
     pub allow_file_dirs: Vec<PathBuf>,
     /// The config file that was read, if any.
     pub config_file: Option<PathBuf>,
+    /// Whether the Reservoir's worker runs queued jobs.
+    pub worker: bool,
 }
 
 impl ServeArgs {
@@ -151,6 +157,7 @@ impl ServeArgs {
             reservoir: cfg,
             allow_file_dirs,
             config_file,
+            worker: !(self.no_worker || file.no_worker.unwrap_or(false)),
         })
     }
 }

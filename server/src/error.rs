@@ -23,6 +23,9 @@ pub enum Error {
     /// From the Reservoir library; keeps the library's code and status.
     #[error(transparent)]
     Reservoir(#[from] reservoir::Error),
+    /// The database below the Reservoir failed to open. (500)
+    #[error("database: {0}")]
+    Database(#[from] asadb::sql::Error),
     /// No or a wrong `Authorization: Bearer` token. (401)
     #[error("missing or invalid token: send `Authorization: Bearer <token>`")]
     Unauthorized,
@@ -69,9 +72,11 @@ impl Error {
             Error::NotFound(_) => StatusCode::NOT_FOUND,
             Error::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Error::BodyRead(_) => StatusCode::BAD_REQUEST,
-            Error::Internal(_) | Error::Config(_) | Error::Io(_) | Error::Client(_) => {
-                StatusCode::INTERNAL_SERVER_ERROR
-            }
+            Error::Internal(_)
+            | Error::Database(_)
+            | Error::Config(_)
+            | Error::Io(_)
+            | Error::Client(_) => StatusCode::INTERNAL_SERVER_ERROR,
             Error::Remote { status, .. } => {
                 StatusCode::from_u16(*status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
             }
@@ -82,6 +87,7 @@ impl Error {
     pub fn code(&self) -> &str {
         match self {
             Error::Reservoir(e) => e.code(),
+            Error::Database(_) => "database",
             Error::Unauthorized => "unauthorized",
             Error::BadRequest(_) => "invalid_input",
             Error::Forbidden(_) => "forbidden",

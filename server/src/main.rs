@@ -1,14 +1,14 @@
 //! `asadb`: the AsaDB server binary and its client subcommands.
 //!
 //! - `asadb serve` runs the HTTP API (token-guarded, loopback by default)
-//!   over the Reservoir in a data directory: see [`serve`] and [`api`];
+//!   over the Reservoir in a data directory, whose worker runs the jobs
+//!   against `DIR/asadb.db`: see [`serve`] and [`api`];
 //! - `asadb submit FILE`, `asadb jobs`, `asadb cancel ID` talk to a running
 //!   server: see [`client`].
 //!
-//! This crate uses only the `asadb` facade. The SQL-facing parts of the
-//! design (`/api/query`, `/api/execute_stream`, `asadb sql`, `asadb check`)
-//! arrive with the engine; until then they do not exist rather than
-//! pretend. The HTTP contract is `docs/api.md`.
+//! This crate uses only the `asadb` facade. Not built yet (absent rather
+//! than pretending): `/api/query`, `/api/execute_stream`, `asadb sql`,
+//! `asadb check`, the browser panel. The HTTP contract is `docs/api.md`.
 
 mod api;
 mod client;
@@ -19,6 +19,7 @@ mod serve;
 mod token;
 mod upload;
 
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -47,6 +48,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),

@@ -4,13 +4,17 @@
 //! Start-up order: resolve settings (refusing a non-loopback address
 //! without `--allow-remote`), create the data directory, load or create
 //! the token, open the Reservoir at `DIR/.asa.reservoir` (which recovers
-//! the previous run), bind, and only then print `listening on http://ADDR`
-//! — so a reader of stdout knows the server accepts connections.
+//! the previous run), open the database `DIR/asadb.db` and start the
+//! Reservoir's worker on it (unless `--no-worker`), bind, and only then
+//! print `listening on http://ADDR` — so a reader of stdout knows the
+//! server accepts connections.
 //!
 //! Shutdown: stop accepting, let in-flight requests finish for up to
 //! [`SHUTDOWN_GRACE`], drop what is still running (an unfinished upload
 //! fails its job and removes its spool file), then shut the Reservoir
-//! down. A clean shutdown exits 0.
+//! down (the worker finishes its current batch; an unfinished job is
+//! rolled back to its last durable batch) and close the database. A clean
+//! shutdown exits 0.
 
 use std::time::Duration;
 
@@ -24,6 +28,8 @@ use crate::token::{Token, TokenSource};
 
 /// The Reservoir's directory inside the data directory.
 pub const RESERVOIR_DIR: &str = ".asa.reservoir";
+/// The database file inside the data directory.
+pub const DATABASE_FILE: &str = "asadb.db";
 /// How long in-flight requests may run after a shutdown signal.
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 
@@ -35,6 +41,16 @@ pub fn run(args: ServeArgs) -> Result<()> {
     })?;
     let (token, source) = Token::for_server(cfg.token_file.as_deref(), &cfg.data_dir)?;
     let reservoir = Reservoir::open(&cfg.data_dir.join(RESERVOIR_DIR), cfg.reservoir.clone())?;
+    // The worker runs queued jobs, one at a time, against DIR/asadb.db.
+    let engine = if cfg.worker {
+        let opts = asadb::Options::default();
+        let path = cfg.data_dir.join(DATABASE_FILE);
+        let engine = asadb::sql::session::Engine::open(&path, opts.txn_options())?;
+        reservoir.start_worker(engine.clone())?;
+        Some(engine)
+    } else {
+        None
+    };
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     let ttl = cfg.reservoir.job_ttl;
     let result = rt.block_on(async {
@@ -46,6 +62,9 @@ pub fn run(args: ServeArgs) -> Result<()> {
             println!("config: {}", file.display());
         }
         println!("data directory: {}", cfg.data_dir.display());
+        if !cfg.worker {
+            println!("worker: off (--no-worker): jobs stay queued");
+        }
         match &source {
             TokenSource::File(path) => println!("token file: {}", path.display()),
             TokenSource::Env => {
@@ -90,7 +109,13 @@ pub fn run(args: ServeArgs) -> Result<()> {
     // Dropping the runtime drops connection tasks still running; their
     // uploads fail and remove their spool files on the blocking pool.
     rt.shutdown_timeout(Duration::from_secs(5));
+    // Stops admission and waits for the worker's current batch.
     reservoir.shutdown();
+    if let Some(db) = engine.as_ref().and_then(|e| e.db())
+        && let Err(e) = db.close()
+    {
+        tracing::warn!("closing the database failed: {e}");
+    }
     tracing::info!("stopped");
     result
 }

@@ -11,7 +11,8 @@
 //! - cancellation works in every state a job can be in without a worker;
 //! - SIGTERM exits 0, and a restart keeps queued jobs.
 //!
-//! The worker does not exist yet, so submitted jobs stay `queued`.
+//! Most tests run the server with `--no-worker`, so submitted jobs stay
+//! `queued`; the `worker_*` tests run jobs through the engine.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -34,7 +35,18 @@ struct Server {
 }
 
 impl Server {
+    /// A server whose jobs stay queued (`--no-worker`), so tests see every
+    /// state they create.
     fn start(data: &Path, extra: &[&str]) -> Server {
+        Server::spawn(data, &[&["--no-worker"], extra].concat())
+    }
+
+    /// A server that runs its jobs.
+    fn start_with_worker(data: &Path, extra: &[&str]) -> Server {
+        Server::spawn(data, extra)
+    }
+
+    fn spawn(data: &Path, extra: &[&str]) -> Server {
         let mut cmd = Command::new(BIN);
         cmd.arg("serve").arg("--data").arg(data).args(["--listen", "127.0.0.1:0"]).args(extra);
         cmd.env_remove("ASADB_TOKEN").env("RUST_LOG", "warn");
@@ -723,6 +735,39 @@ fn sigterm_exits_zero_and_a_restart_keeps_queued_jobs() {
 }
 
 #[test]
+fn sigterm_during_an_upload_fails_it_and_still_exits_zero() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start(dir.path(), &[]);
+    let queued = submit(&s, &[], b"SELECT 1;").json()["id"].as_u64().unwrap();
+    let mut sock = raw(&s, &head(&s, "Transfer-Encoding: chunked\r\n"));
+    sock.write_all(b"a\r\nSELECT 2;\n\r\n").unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let uploading = loop {
+        let list = get(&s, "/api/reservoir/jobs").json();
+        if let Some(j) = list["jobs"].as_array().unwrap().iter().find(|j| j["state"] == "receiving")
+        {
+            break j["id"].as_u64().unwrap();
+        }
+        assert!(Instant::now() < deadline, "the upload never started");
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let data = s.data.clone();
+    let started = Instant::now();
+    // The upload never ends: the server waits out its grace period (10 s),
+    // then drops it.
+    let status = s.terminate();
+    assert!(status.success(), "exit status {status:?}");
+    assert!(started.elapsed() < Duration::from_secs(25));
+    drop(sock);
+
+    let s = Server::start(&data, &[]);
+    assert_eq!(job(&s, queued)["state"], "queued");
+    let j = job(&s, uploading);
+    assert_eq!(j["state"], "failed", "{j}");
+    assert_eq!(s.spool_files(), [format!("{queued}.body")]);
+}
+
+#[test]
 fn a_remote_address_needs_allow_remote() {
     let dir = tempfile::tempdir().unwrap();
     let out = Command::new(BIN)
@@ -798,4 +843,123 @@ fn cli_submit_jobs_and_cancel() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("401"));
+}
+
+/// A script: a table, `rows` rows inserted 100 per statement, then a query.
+fn script(rows: u64) -> (String, u64) {
+    let mut s = String::from("CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT);\n");
+    let mut statements = 1;
+    for start in (0..rows).step_by(100) {
+        let values: Vec<String> =
+            (start..(start + 100).min(rows)).map(|i| format!("({i}, 'row {i}')")).collect();
+        s.push_str(&format!("INSERT INTO t VALUES {};\n", values.join(", ")));
+        statements += 1;
+    }
+    s.push_str("SELECT a, b FROM t ORDER BY a;\n");
+    (s, statements)
+}
+
+fn wait_until_terminal(s: &Server, id: u64) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let j = job(s, id);
+        let state = j["state"].as_str().unwrap().to_string();
+        if !["receiving", "queued", "processing", "cancelling"].contains(&state.as_str()) {
+            return j;
+        }
+        assert!(Instant::now() < deadline, "job {id} never ended: {j}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn worker_runs_a_script_and_pages_its_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start_with_worker(dir.path(), &[]);
+    let (text, inserts) = script(600);
+    let r = submit(&s, &[("X-AsaDB-Job-Label", "load")], text.as_bytes());
+    assert_eq!(r.status, 201, "{r:?}");
+    let id = r.json()["id"].as_u64().unwrap();
+    let j = wait_until_terminal(&s, id);
+    assert_eq!(j["state"], "completed", "{j}");
+    assert_eq!(j["progress"]["statements_done"], inserts + 1);
+    assert_eq!(j["progress"]["rows_affected"], 600);
+    assert_eq!(j["progress"]["errors"], 0);
+    assert!(j["has_result"].as_bool().unwrap());
+    assert!(s.spool_files().is_empty(), "a completed job keeps no spool");
+
+    // The SELECT is the last statement; page through its 600 rows.
+    let select = inserts;
+    let mut offset = Some(0u64);
+    let mut seen = 0u64;
+    while let Some(o) = offset {
+        let r = get(&s, &format!("/api/reservoir/result?id={id}&statement={select}&offset={o}"));
+        assert_eq!(r.status, 200, "{r:?}");
+        let page = r.json();
+        assert_eq!(page["columns"], serde_json::json!(["a", "b"]));
+        for row in page["rows"].as_array().unwrap() {
+            assert_eq!(row[0], seen);
+            assert_eq!(row[1], format!("row {seen}"));
+            seen += 1;
+        }
+        assert!(page["rows"].as_array().unwrap().len() <= 250);
+        offset = page["next_offset"].as_u64();
+    }
+    assert_eq!(seen, 600);
+    // A smaller page on request; the CREATE's summary has no rows.
+    let page = get(&s, &format!("/api/reservoir/result?id={id}&statement={select}&limit=7")).json();
+    assert_eq!(page["rows"].as_array().unwrap().len(), 7);
+    assert_eq!(page["next_offset"], 7);
+    let page = get(&s, &format!("/api/reservoir/result?id={id}&statement=0")).json();
+    assert_eq!(page["rows"].as_array().unwrap().len(), 0);
+    assert_eq!(page["next_offset"], Value::Null);
+    // Reading the result delivered the job.
+    assert_eq!(job(&s, id)["state"], "delivered");
+
+    // The rows are durable: after a restart a new job reads them back.
+    let status = s.terminate();
+    assert!(status.success());
+    let s = Server::start_with_worker(dir.path(), &[]);
+    let id = submit(&s, &[], b"SELECT count(*), sum(a) FROM t;").json()["id"].as_u64().unwrap();
+    assert_eq!(wait_until_terminal(&s, id)["state"], "completed");
+    let page = get(&s, &format!("/api/reservoir/result?id={id}")).json();
+    assert_eq!(page["rows"], serde_json::json!([[600, 179_700]]));
+}
+
+#[test]
+fn worker_fails_a_job_at_its_first_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start_with_worker(dir.path(), &[]);
+    let body = b"CREATE TABLE u(a INTEGER);\nINSERT INTO u VALUES (1);\nINSERT INTO nope VALUES (2);\nINSERT INTO u VALUES (3);\n";
+    let id = submit(&s, &[], body).json()["id"].as_u64().unwrap();
+    let j = wait_until_terminal(&s, id);
+    assert_eq!(j["state"], "failed", "{j}");
+    assert_eq!(j["error"]["statement"], 2, "{j}");
+    // The statements before the error are committed.
+    let id = submit(&s, &[], b"SELECT a FROM u;").json()["id"].as_u64().unwrap();
+    assert_eq!(wait_until_terminal(&s, id)["state"], "completed");
+    let page = get(&s, &format!("/api/reservoir/result?id={id}")).json();
+    assert_eq!(page["rows"], serde_json::json!([[1]]));
+
+    // The CLI waits for the end and reports it in its exit status.
+    let file = dir.path().join("ok.sql");
+    std::fs::write(&file, "INSERT INTO u VALUES (4);\n").unwrap();
+    let bad = dir.path().join("bad.sql");
+    std::fs::write(&bad, "INSERT INTO nope VALUES (4);\n").unwrap();
+    let token_file = dir.path().join("panel.token");
+    let url = format!("http://{}", s.addr);
+    let run = |f: &Path| {
+        Command::new(BIN)
+            .arg("submit")
+            .arg(f)
+            .args(["--server", &url, "--token-file", token_file.to_str().unwrap()])
+            .output()
+            .unwrap()
+    };
+    let out = run(&file);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("completed"));
+    let out = run(&bad);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("failed"));
 }
