@@ -241,8 +241,10 @@ impl WriteTxn {
             b.copy_from_slice(&image[..]);
             Ok::<(), Error>(())
         })?;
-        drop(g);
+        // Mark it dirty while still pinned: once unpinned and clean, a
+        // reader's miss could evict it and the new image would be lost.
         self.shared.pool.set_dirty(key, true);
+        drop(g);
         st.pages.insert(page, Loc::Dirty);
         Ok(())
     }
