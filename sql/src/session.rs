@@ -91,18 +91,37 @@ enum Backend {
 pub struct Engine {
     backend: Backend,
     schema: Arc<Mutex<Option<Arc<Schema>>>>,
+    /// Bytes a sort may hold in memory before spilling to disk.
+    budget: Arc<std::sync::atomic::AtomicUsize>,
 }
 
 impl Engine {
+    /// Sets the memory budget of blocking operators (sorts spill past it).
+    pub fn set_memory_budget(&self, bytes: usize) {
+        self.budget.store(bytes.max(1), std::sync::atomic::Ordering::Relaxed);
+    }
+
+    fn memory_budget(&self) -> usize {
+        self.budget.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     /// An engine over a fresh in-memory store.
     pub fn memory() -> Engine {
-        Engine { backend: Backend::Mem(MemStore::new()), schema: Arc::new(Mutex::new(None)) }
+        Engine {
+            backend: Backend::Mem(MemStore::new()),
+            schema: Arc::new(Mutex::new(None)),
+            budget: default_budget(),
+        }
     }
 
     /// An engine over a database of pages (file or memory), tables and
     /// indexes in B+trees.
     pub fn with_db(db: asadb_txn::Db) -> Engine {
-        Engine { backend: Backend::Db(db), schema: Arc::new(Mutex::new(None)) }
+        Engine {
+            backend: Backend::Db(db),
+            schema: Arc::new(Mutex::new(None)),
+            budget: default_budget(),
+        }
     }
 
     /// Opens (or creates) a database file.
@@ -159,6 +178,10 @@ impl Engine {
     }
 }
 
+fn default_budget() -> Arc<std::sync::atomic::AtomicUsize> {
+    Arc::new(std::sync::atomic::AtomicUsize::new(crate::exec::sort::DEFAULT_BUDGET))
+}
+
 /// A parsed statement, ready to run any number of times.
 #[derive(Clone, Debug)]
 pub struct Prepared {
@@ -190,6 +213,7 @@ pub struct Rows<'s> {
     params: Vec<Value>,
     cache: SubCache,
     done: bool,
+    budget: usize,
 }
 
 enum StoreRef<'s> {
@@ -215,7 +239,8 @@ impl Iterator for Rows<'_> {
             StoreRef::Borrowed(s) => *s,
             StoreRef::Materialised(it) => return it.next().map(Ok),
         };
-        let cx = Context::new(store, &self.params, &self.cache);
+        let mut cx = Context::new(store, &self.params, &self.cache);
+        cx.budget = self.budget;
         match self.op.next(&cx) {
             Ok(Some(r)) => Some(Ok(r)),
             Ok(None) => {
@@ -289,13 +314,15 @@ fn run(
     stmt: &ast::Statement,
     params: &Params,
     source: Option<&Arc<str>>,
+    budget: usize,
 ) -> Result<Outcome> {
     let resolver = |m: &ParamMap| resolve_params(m, params);
     match stmt {
         ast::Statement::Query(q) => {
             let (columns, mut op, pv) = plan_select(store, schema, q, params, source)?;
             let cache = SubCache::default();
-            let cx = Context::new(store, &pv, &cache);
+            let mut cx = Context::new(store, &pv, &cache);
+            cx.budget = budget;
             let mut rows = Vec::new();
             while let Some(r) = op.next(&cx)? {
                 rows.push(r);
@@ -431,6 +458,7 @@ impl Session {
                 params: Vec::new(),
                 cache: SubCache::default(),
                 done: false,
+                budget: 0,
             });
         };
         match self.txn.take() {
@@ -447,6 +475,7 @@ impl Session {
                     params,
                     cache: SubCache::default(),
                     done: false,
+                    budget: self.engine.memory_budget(),
                 })
             }
             None => {
@@ -460,6 +489,7 @@ impl Session {
                     params,
                     cache: SubCache::default(),
                     done: false,
+                    budget: self.engine.memory_budget(),
                 })
             }
         }
@@ -560,8 +590,9 @@ impl Session {
 
     fn run_in_txn(&mut self, stmt: &ast::Statement, params: &Params) -> Result<Outcome> {
         let source = self.source.clone();
+        let budget = self.engine.memory_budget();
         self.with_store(!is_read_only(stmt), is_ddl(stmt), |store, schema| {
-            run(store, schema, stmt, params, source.as_ref())
+            run(store, schema, stmt, params, source.as_ref(), budget)
         })
     }
 

@@ -149,3 +149,30 @@ fn restart_keeps_100k_rows_and_passes_integrity_check() {
     let report = e.db().unwrap().integrity_check().unwrap();
     assert!(report.problems.is_empty(), "{:?}", report.problems);
 }
+
+#[test]
+fn order_by_past_the_memory_budget_spills_and_stays_correct() {
+    let e = Engine::memory();
+    e.set_memory_budget(64 * 1024);
+    let mut s = e.session();
+    s.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, v INTEGER, pad TEXT)", &Params::None)
+        .unwrap();
+    s.execute("BEGIN", &Params::None).unwrap();
+    let p = s.prepare("INSERT INTO t VALUES (?, ?, ?)").unwrap();
+    let n = 20_000i64;
+    for i in 0..n {
+        let v = (i * 7919) % 1009;
+        s.run(&p, &Params::Positional(vec![int(i), int(v), Value::Text("x".repeat(20))])).unwrap();
+    }
+    s.execute("COMMIT", &Params::None).unwrap();
+    let got: Vec<(i64, i64)> = rows(&mut s, "SELECT v, id FROM t ORDER BY v DESC, id")
+        .into_iter()
+        .map(|r| match (&r[0], &r[1]) {
+            (Value::Integer(v), Value::Integer(id)) => (*v, *id),
+            _ => panic!("bad row {r:?}"),
+        })
+        .collect();
+    let mut want: Vec<(i64, i64)> = (0..n).map(|i| ((i * 7919) % 1009, i)).collect();
+    want.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    assert_eq!(got, want);
+}

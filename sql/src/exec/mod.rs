@@ -10,6 +10,7 @@
 
 pub mod alter;
 pub mod dml;
+pub mod sort;
 pub mod vals;
 
 use std::cell::RefCell;
@@ -20,7 +21,7 @@ use std::sync::Arc;
 
 use crate::catalog::TableDef;
 use crate::expr::Expr;
-use crate::planner::{Access, AggCall, JoinKind, Node, SetOp, SortKey, SubPlan};
+use crate::planner::{Access, AggCall, JoinKind, Node, SetOp, SubPlan};
 use crate::storage::{IndexCursor, KeyRange, Row, RowCursor, RowStore, cmp_key};
 use crate::value::Value;
 use crate::{Error, Result};
@@ -52,11 +53,13 @@ pub struct Context<'a> {
     /// Rows of enclosing queries, outermost first.
     pub outer: Vec<Row>,
     pub cache: &'a SubCache,
+    /// Bytes a blocking operator may hold before it spills to disk.
+    pub budget: usize,
 }
 
 impl<'a> Context<'a> {
     pub fn new(store: &'a dyn RowStore, params: &'a [Value], cache: &'a SubCache) -> Context<'a> {
-        Context { store, params, outer: Vec::new(), cache }
+        Context { store, params, outer: Vec::new(), cache, budget: sort::DEFAULT_BUDGET }
     }
 
     pub fn outer_value(&self, depth: usize, index: usize) -> Result<Value> {
@@ -70,7 +73,13 @@ impl<'a> Context<'a> {
     fn child(&self, row: &[Value]) -> Context<'a> {
         let mut outer = self.outer.clone();
         outer.push(row.to_vec());
-        Context { store: self.store, params: self.params, outer, cache: self.cache }
+        Context {
+            store: self.store,
+            params: self.params,
+            outer,
+            cache: self.cache,
+            budget: self.budget,
+        }
     }
 }
 
@@ -141,11 +150,7 @@ pub fn build(node: &Node) -> Box<dyn Operator> {
             width: *width,
             out: Vec::new().into_iter(),
         }),
-        Node::Sort { input, keys } => Box::new(SortOp {
-            input: Some(build(input)),
-            keys: keys.clone(),
-            out: Vec::new().into_iter(),
-        }),
+        Node::Sort { input, keys } => Box::new(sort::SortOp::new(build(input), keys.clone())),
         Node::Limit { input, limit, offset } => Box::new(LimitOp {
             input: build(input),
             limit: limit.clone(),
@@ -621,37 +626,6 @@ impl AggregateOp {
 impl Operator for AggregateOp {
     fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
         self.run(cx)?;
-        Ok(self.out.next())
-    }
-}
-
-struct SortOp {
-    input: Option<Box<dyn Operator>>,
-    keys: Vec<SortKey>,
-    out: std::vec::IntoIter<Row>,
-}
-
-impl Operator for SortOp {
-    fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
-        if let Some(mut input) = self.input.take() {
-            let mut rows: Vec<(Vec<Value>, Row)> = Vec::new();
-            while let Some(r) = input.next(cx)? {
-                let k = self.keys.iter().map(|s| s.expr.eval(&r, cx)).collect::<Result<_>>()?;
-                rows.push((k, r));
-            }
-            let keys = &self.keys;
-            rows.sort_by(|a, b| {
-                for (i, k) in keys.iter().enumerate() {
-                    let o = vals::compare_collated(&a.0[i], &b.0[i], k.coll);
-                    let o = if k.desc { o.reverse() } else { o };
-                    if o != Ordering::Equal {
-                        return o;
-                    }
-                }
-                Ordering::Equal
-            });
-            self.out = rows.into_iter().map(|(_, r)| r).collect::<Vec<_>>().into_iter();
-        }
         Ok(self.out.next())
     }
 }
