@@ -380,3 +380,72 @@ fn slow_path_reports_syntax_errors_and_declines_non_literals() {
         matches!(v.rows[0][..], [Value::Integer(31), Value::Blob(ref b), Value::Integer(-31)] if b == &[0x1f])
     );
 }
+
+/// Token soup around an INSERT skeleton: literal lists where one item in
+/// ten is junk or an odd spelling, and pure soup.
+fn insert_soup() -> impl Strategy<Value = String> {
+    let good = prop::sample::select(vec![
+        "1",
+        "-1",
+        "+ 2",
+        "'a'",
+        "''''",
+        "'a''b'",
+        "X'0A'",
+        "x''",
+        "0x1F",
+        "-0x1",
+        "1e5",
+        ".5",
+        "5.",
+        "1.e3",
+        "NULL",
+        "TRUE",
+        "false",
+        "'\\'",
+        "'é'",
+        "1 /* c */",
+        "1 -- c\n",
+    ]);
+    let junk = prop::sample::select(vec![
+        "- -1", "1e", "0x", "'a", "1.2.3", "x'0'", "\"c\"", "[c]", "(", ")", "e", "E'a'", "?",
+        "$1", "\\", "--", "/*", ";", "é", "0X1", "1L", "DEFAULT", "N'a'", "", ",", "1 2",
+    ]);
+    let item = prop_oneof![9 => good, 1 => junk];
+    let list = prop::collection::vec((item.clone(), space()), 1..6)
+        .prop_map(|v| v.iter().map(|(i, s)| format!("{i}{s}")).collect::<Vec<_>>().join(","))
+        .boxed();
+    let soup = prop::collection::vec(item, 0..12).prop_map(|v| v.concat());
+    prop_oneof![
+        1 => soup,
+        4 => list.clone().prop_map(|l| format!("INSERT INTO t VALUES ({l})")),
+        1 => (list.clone(), list).prop_map(|(a, b)| format!("INSERT INTO t VALUES ({a}),({b});")),
+    ]
+}
+
+/// The fast path must never panic on soup, and whatever it accepts the
+/// slow path must read the same way; a fair share must be accepted for
+/// the check to mean something.
+#[test]
+fn fast_path_on_soup_never_disagrees() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    let strategy = (insert_soup(), any::<bool>());
+    let (mut cases, mut accepted) = (0, 0);
+    for _ in 0..20_000 {
+        let (sql, bs) = strategy.new_tree(&mut runner).unwrap().current();
+        cases += 1;
+        if let Some(fast) = parse_insert_fast(&sql, bs) {
+            accepted += 1;
+            match parse_insert_slow_with(&sql, bs) {
+                Ok(Some(slow)) => {
+                    assert!(same(&fast, &slow), "{sql}\nfast {fast:?}\nslow {slow:?}")
+                }
+                other => panic!("fast accepted, slow gave {other:?}: {sql}"),
+            }
+        }
+    }
+    assert!(accepted * 4 > cases, "only {accepted} of {cases} accepted");
+    eprintln!("soup: {accepted} of {cases} accepted");
+}
