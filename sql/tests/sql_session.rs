@@ -176,3 +176,30 @@ fn order_by_past_the_memory_budget_spills_and_stays_correct() {
     want.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     assert_eq!(got, want);
 }
+
+#[test]
+fn group_by_past_the_memory_budget_streams_over_sorted_input() {
+    let small = Engine::memory();
+    small.set_memory_budget(32 * 1024);
+    let big = Engine::memory();
+    let sql =
+        "SELECT g, count(*), sum(v), min(v), max(v), count(DISTINCT v % 10) FROM t GROUP BY g";
+    let mut results = Vec::new();
+    for e in [small, big] {
+        let mut s = e.session();
+        s.execute("CREATE TABLE t(g INTEGER, v INTEGER)", &Params::None).unwrap();
+        s.execute("BEGIN", &Params::None).unwrap();
+        let p = s.prepare("INSERT INTO t VALUES (?, ?)").unwrap();
+        for i in 0..10_000i64 {
+            s.run(&p, &Params::Positional(vec![int((i * 31) % 577), int(i)])).unwrap();
+        }
+        s.execute("COMMIT", &Params::None).unwrap();
+        results.push(rows(&mut s, sql));
+    }
+    assert_eq!(results[0].len(), 577);
+    assert_eq!(results[0], results[1]);
+    assert_eq!(
+        rows(&mut Engine::memory().session(), "SELECT count(*), sum(1)"),
+        vec![vec![int(1), int(1)]]
+    );
+}

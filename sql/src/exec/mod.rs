@@ -21,7 +21,7 @@ use std::sync::Arc;
 
 use crate::catalog::TableDef;
 use crate::expr::Expr;
-use crate::planner::{Access, AggCall, JoinKind, Node, SetOp, SubPlan};
+use crate::planner::{Access, AggCall, JoinKind, Node, SetOp, SortKey, SubPlan};
 use crate::storage::{IndexCursor, KeyRange, Row, RowCursor, RowStore, cmp_key};
 use crate::value::Value;
 use crate::{Error, Result};
@@ -148,7 +148,7 @@ pub fn build(node: &Node) -> Box<dyn Operator> {
             aggs: aggs.clone(),
             always_one: *always_one,
             width: *width,
-            out: Vec::new().into_iter(),
+            out: AggOut::Memory(Vec::new().into_iter()),
         }),
         Node::Sort { input, keys } => Box::new(sort::SortOp::new(build(input), keys.clone())),
         Node::Limit { input, limit, offset } => Box::new(LimitOp {
@@ -570,13 +570,40 @@ impl Operator for ProjectOp {
     }
 }
 
+/// GROUP BY / aggregates. Input that fits the memory budget is grouped in
+/// a `BTreeMap` (so groups come out in key order, as SQLite's do); larger
+/// input is sorted by the group keys with the external sort and aggregated
+/// as a stream, one group in memory at a time.
 struct AggregateOp {
     input: Option<Box<dyn Operator>>,
     keys: Vec<Expr>,
     aggs: Vec<AggCall>,
     always_one: bool,
     width: usize,
-    out: std::vec::IntoIter<Row>,
+    out: AggOut,
+}
+
+enum AggOut {
+    Memory(std::vec::IntoIter<Row>),
+    Stream { sorted: Box<sort::SortOp>, cur: Option<Group> },
+}
+
+/// A group being aggregated: key, states, last input row.
+type Group = (Vec<Value>, Vec<vals::Aggregate>, Row);
+
+/// Yields buffered rows, then the rest of an input.
+struct ChainOp {
+    first: std::vec::IntoIter<Row>,
+    rest: Box<dyn Operator>,
+}
+
+impl Operator for ChainOp {
+    fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
+        match self.first.next() {
+            Some(r) => Ok(Some(r)),
+            None => self.rest.next(cx),
+        }
+    }
 }
 
 impl AggregateOp {
@@ -584,41 +611,70 @@ impl AggregateOp {
         self.aggs.iter().map(|a| vals::Aggregate::new(&a.name, a.distinct, a.args.len())).collect()
     }
 
+    fn step(&self, states: &mut [vals::Aggregate], r: &[Value], cx: &Context) -> Result<()> {
+        let mut args = Vec::new();
+        for (a, call) in states.iter_mut().zip(&self.aggs) {
+            args.clear();
+            for e in &call.args {
+                args.push(e.eval(r, cx)?);
+            }
+            a.step(&args)?;
+        }
+        Ok(())
+    }
+
+    fn finish(key: Vec<Value>, mut states: Vec<vals::Aggregate>, last: Row) -> Result<Row> {
+        let mut row = key;
+        for a in &mut states {
+            row.push(a.finish()?);
+        }
+        row.extend(last);
+        Ok(row)
+    }
+
     fn run(&mut self, cx: &Context) -> Result<()> {
         let Some(mut input) = self.input.take() else { return Ok(()) };
-        let mut groups: BTreeMap<OrdKey, (Vec<vals::Aggregate>, Row)> = BTreeMap::new();
-        let mut args = Vec::new();
+        let mut buf = Vec::new();
+        let mut size = 0;
+        let mut overflow = false;
         while let Some(r) = input.next(cx)? {
-            let k = OrdKey(self.keys.iter().map(|e| e.eval(&r, cx)).collect::<Result<_>>()?);
-            let g = match groups.get_mut(&k) {
-                Some(g) => g,
-                None => {
-                    let fresh = self.fresh()?;
-                    groups.entry(k).or_insert((fresh, Vec::new()))
-                }
-            };
-            for (a, call) in g.0.iter_mut().zip(&self.aggs) {
-                args.clear();
-                for e in &call.args {
-                    args.push(e.eval(&r, cx)?);
-                }
-                a.step(&args)?;
+            size += r.iter().map(sort::approx_size).sum::<usize>() + 24;
+            buf.push(r);
+            if size > cx.budget {
+                overflow = true;
+                break;
             }
+        }
+        if overflow {
+            let keys = self
+                .keys
+                .iter()
+                .map(|e| SortKey { expr: e.clone(), desc: false, coll: Collation::Binary })
+                .collect();
+            let chain = ChainOp { first: buf.into_iter(), rest: input };
+            let sorted = Box::new(sort::SortOp::new(Box::new(chain), keys));
+            self.out = AggOut::Stream { sorted, cur: None };
+            return Ok(());
+        }
+        let mut groups: BTreeMap<OrdKey, (Vec<vals::Aggregate>, Row)> = BTreeMap::new();
+        for r in buf {
+            let k = OrdKey(self.keys.iter().map(|e| e.eval(&r, cx)).collect::<Result<_>>()?);
+            if !groups.contains_key(&k) {
+                let fresh = self.fresh()?;
+                groups.insert(k.clone(), (fresh, Vec::new()));
+            }
+            let g = groups.get_mut(&k).expect("inserted above");
+            self.step(&mut g.0, &r, cx)?;
             g.1 = r;
         }
         if groups.is_empty() && self.always_one {
             groups.insert(OrdKey(Vec::new()), (self.fresh()?, vec![Value::Null; self.width]));
         }
         let mut out = Vec::with_capacity(groups.len());
-        for (k, (mut aggs, last)) in groups {
-            let mut row = k.0;
-            for a in &mut aggs {
-                row.push(a.finish()?);
-            }
-            row.extend(last);
-            out.push(row);
+        for (k, (aggs, last)) in groups {
+            out.push(Self::finish(k.0, aggs, last)?);
         }
-        self.out = out.into_iter();
+        self.out = AggOut::Memory(out.into_iter());
         Ok(())
     }
 }
@@ -626,7 +682,46 @@ impl AggregateOp {
 impl Operator for AggregateOp {
     fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
         self.run(cx)?;
-        Ok(self.out.next())
+        let (sorted, cur) = match &mut self.out {
+            AggOut::Memory(it) => return Ok(it.next()),
+            AggOut::Stream { sorted, cur } => (sorted, cur),
+        };
+        let aggs = &self.aggs;
+        let step = |states: &mut [vals::Aggregate], r: &[Value]| -> Result<()> {
+            let mut args = Vec::new();
+            for (a, call) in states.iter_mut().zip(aggs) {
+                args.clear();
+                for e in &call.args {
+                    args.push(e.eval(r, cx)?);
+                }
+                a.step(&args)?;
+            }
+            Ok(())
+        };
+        loop {
+            let Some(r) = sorted.next(cx)? else {
+                return match cur.take() {
+                    Some((k, st, last)) => Self::finish(k, st, last).map(Some),
+                    None => Ok(None),
+                };
+            };
+            let k: Vec<Value> = self.keys.iter().map(|e| e.eval(&r, cx)).collect::<Result<_>>()?;
+            let same = cur.as_ref().is_some_and(|c| cmp_key(&c.0, &k) == Ordering::Equal);
+            if same {
+                let c = cur.as_mut().expect("checked");
+                step(&mut c.1, &r)?;
+                c.2 = r;
+                continue;
+            }
+            let mut states: Vec<vals::Aggregate> = aggs
+                .iter()
+                .map(|a| vals::Aggregate::new(&a.name, a.distinct, a.args.len()))
+                .collect::<Result<_>>()?;
+            step(&mut states, &r)?;
+            if let Some((pk, pst, plast)) = cur.replace((k, states, r)) {
+                return Self::finish(pk, pst, plast).map(Some);
+            }
+        }
     }
 }
 
