@@ -963,3 +963,60 @@ fn worker_fails_a_job_at_its_first_error() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("failed"));
 }
+
+/// Waits until the job is `processing`.
+fn wait_processing(s: &Server, id: u64) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let j = job(s, id);
+        match j["state"].as_str().unwrap() {
+            "processing" => return,
+            "queued" => {}
+            other => panic!("job {id} is {other} before it was seen processing: {j}"),
+        }
+        assert!(Instant::now() < deadline, "job {id} never started: {j}");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+#[test]
+fn worker_cancel_while_processing() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start_with_worker(dir.path(), &[]);
+    let (text, _) = script(100_000);
+    let id = submit(&s, &[], text.as_bytes()).json()["id"].as_u64().unwrap();
+    wait_processing(&s, id);
+    let r = post(&s, &format!("/api/reservoir/cancel?id={id}"));
+    assert_eq!(r.status, 200);
+    assert!(["cancelling", "cancelled"].contains(&r.json()["state"].as_str().unwrap()), "{r:?}");
+    let j = wait_until_terminal(&s, id);
+    assert_eq!(j["state"], "cancelled", "{j}");
+    assert!(s.spool_files().is_empty());
+    assert_eq!(get(&s, "/api/reservoir/stats").json()["reserved_bytes"], 0);
+}
+
+#[test]
+fn worker_killed_mid_job_is_interrupted_and_resume_completes_it_exactly_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start_with_worker(dir.path(), &[]);
+    let (text, _) = script(100_000);
+    let id = submit(&s, &[], text.as_bytes()).json()["id"].as_u64().unwrap();
+    wait_processing(&s, id);
+    drop(s); // SIGKILL
+
+    let s = Server::start_with_worker(dir.path(), &[]);
+    let j = job(&s, id);
+    assert_eq!(j["state"], "interrupted", "{j}");
+    // Never replayed on its own.
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(job(&s, id)["state"], "interrupted");
+    let r = post(&s, &format!("/api/reservoir/resume?id={id}"));
+    assert_eq!(r.status, 200, "{r:?}");
+    let j = wait_until_terminal(&s, id);
+    assert_eq!(j["state"], "completed", "{j}");
+    let check = submit(&s, &[], b"SELECT count(*), count(DISTINCT a) FROM t;").json();
+    let check = check["id"].as_u64().unwrap();
+    assert_eq!(wait_until_terminal(&s, check)["state"], "completed");
+    let page = get(&s, &format!("/api/reservoir/result?id={check}")).json();
+    assert_eq!(page["rows"], serde_json::json!([[100_000, 100_000]]));
+}
