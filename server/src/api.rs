@@ -45,6 +45,8 @@ pub struct AppState {
     pub metrics: Metrics,
     /// Canonical directories `POST /api/reservoir/file` may read from.
     pub allow_file_dirs: Vec<PathBuf>,
+    /// Whether the Reservoir's worker runs (jobs can end).
+    pub worker: bool,
     /// Uploads in flight, so `cancel` can wake a receiver that is waiting
     /// for a client that sends nothing more.
     pub uploads: Mutex<HashMap<JobId, CancellationToken>>,
@@ -54,12 +56,18 @@ pub struct AppState {
 pub type App = Arc<AppState>;
 
 impl AppState {
-    pub fn new(reservoir: Reservoir, token: Token, allow_file_dirs: Vec<PathBuf>) -> App {
+    pub fn new(
+        reservoir: Reservoir,
+        token: Token,
+        allow_file_dirs: Vec<PathBuf>,
+        worker: bool,
+    ) -> App {
         Arc::new(AppState {
             reservoir,
             token,
             metrics: Metrics::default(),
             allow_file_dirs,
+            worker,
             uploads: Mutex::new(HashMap::new()),
         })
     }
@@ -75,6 +83,7 @@ pub fn router(app: App) -> Router {
         .route("/api/reservoir/stats", get(stats))
         .route("/api/reservoir/result", get(result_page))
         .route("/api/reservoir/file", post(submit_file))
+        .route("/api/execute_stream", post(execute_stream))
         .route("/metrics", get(metrics))
         .fallback(|| async { Error::NotFound("no such endpoint".into()) })
         .method_not_allowed_fallback(|| async { Error::MethodNotAllowed })
@@ -153,20 +162,59 @@ fn submitted(sub: Submission) -> Response {
 }
 
 /// `POST /api/reservoir/jobs`: the body streams into a new job.
-async fn submit_job(State(app): State<App>, headers: HeaderMap, body: Body) -> Result<Response> {
-    let opts = submit_options(&headers)?;
-    let res = app.reservoir.clone();
-    let upload = blocking(move || res.begin_upload(opts)).await?;
-    match crate::upload::receive(&app, upload, body).await {
-        Ok(sub) => Ok(submitted(sub)),
-        Err(err) => {
-            // The rest of the body (if any) is not read: close the
-            // connection rather than leave it in an unknown position.
-            let mut resp = err.into_response();
-            resp.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
-            Ok(resp)
-        }
+async fn submit_job(State(app): State<App>, headers: HeaderMap, body: Body) -> Response {
+    match upload_job(&app, &headers, body).await {
+        Ok(sub) => submitted(sub),
+        Err(resp) => resp,
     }
+}
+
+/// `POST /api/execute_stream` (legacy): like `POST /api/reservoir/jobs`,
+/// then waits for the job to end and answers its final snapshot (200,
+/// whatever the job's outcome: read `state` and `error`).
+async fn execute_stream(State(app): State<App>, headers: HeaderMap, body: Body) -> Response {
+    if !app.worker {
+        return Error::from(reservoir::Error::InvalidState(
+            "this server runs without a worker (--no-worker): jobs would never end".into(),
+        ))
+        .into_response();
+    }
+    let id = match upload_job(&app, &headers, body).await {
+        Ok(sub) => sub.job.id,
+        Err(resp) => return resp,
+    };
+    let mut delay = std::time::Duration::from_millis(5);
+    loop {
+        match app.reservoir.job(id) {
+            Ok(job) if job.state.is_terminal() => return Json(job).into_response(),
+            Ok(_) => {}
+            Err(e) => return Error::from(e).into_response(),
+        }
+        tokio::time::sleep(delay).await;
+        delay = (delay * 2).min(std::time::Duration::from_millis(200));
+    }
+}
+
+/// Admits a job from the request's headers and streams the body into it.
+/// A failure is answered with `Connection: close`: the rest of the body
+/// (if any) is not read, so the connection is in an unknown position.
+async fn upload_job(
+    app: &App,
+    headers: &HeaderMap,
+    body: Body,
+) -> std::result::Result<Submission, Response> {
+    let result = async {
+        let opts = submit_options(headers)?;
+        let res = app.reservoir.clone();
+        let upload = blocking(move || res.begin_upload(opts)).await?;
+        crate::upload::receive(app, upload, body).await
+    }
+    .await;
+    result.map_err(|err| {
+        let mut resp = err.into_response();
+        resp.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+        resp
+    })
 }
 
 /// Reads a header as UTF-8 text; repeated, non-UTF-8, empty or overlong

@@ -7,8 +7,8 @@
 //!   server: see [`client`].
 //!
 //! This crate uses only the `asadb` facade. Not built yet (absent rather
-//! than pretending): `/api/query`, `/api/execute_stream`, `asadb sql`,
-//! `asadb check`, the browser panel. The HTTP contract is `docs/api.md`.
+//! than pretending): `/api/query`, `asadb sql`, `asadb check`, the
+//! browser panel. The HTTP contract is `docs/api.md`.
 
 mod api;
 mod client;

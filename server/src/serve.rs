@@ -74,7 +74,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
         println!("listening on http://{addr}");
         tracing::info!(%addr, "serving the HTTP API");
 
-        let app = AppState::new(reservoir.clone(), token, cfg.allow_file_dirs.clone());
+        let app = AppState::new(reservoir.clone(), token, cfg.allow_file_dirs.clone(), cfg.worker);
         let stop = CancellationToken::new();
         let sweeper = tokio::spawn(sweep_forever(reservoir.clone(), ttl, stop.clone()));
         let server = tokio::spawn(

@@ -284,6 +284,7 @@ fn every_endpoint_needs_the_token() {
         ("GET", "/api/reservoir/stats"),
         ("GET", "/api/reservoir/result?id=1"),
         ("POST", "/api/reservoir/file"),
+        ("POST", "/api/execute_stream"),
         ("GET", "/metrics"),
         ("GET", "/no/such/path"),
         ("DELETE", "/api/reservoir/jobs"),
@@ -1019,4 +1020,32 @@ fn worker_killed_mid_job_is_interrupted_and_resume_completes_it_exactly_once() {
     assert_eq!(wait_until_terminal(&s, check)["state"], "completed");
     let page = get(&s, &format!("/api/reservoir/result?id={check}")).json();
     assert_eq!(page["rows"], serde_json::json!([[100_000, 100_000]]));
+}
+
+#[test]
+fn worker_execute_stream_answers_when_the_job_has_ended() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start_with_worker(dir.path(), &[]);
+    let tok = s.token.clone();
+    let (text, inserts) = script(1000);
+    let r = call(&s, "POST", "/api/execute_stream", Some(&tok), &[], text.as_bytes());
+    assert_eq!(r.status, 200, "{r:?}");
+    let j = r.json();
+    assert_eq!(j["state"], "completed", "{j}");
+    assert_eq!(j["progress"]["statements_done"], inserts + 1);
+    assert_eq!(j["progress"]["rows_affected"], 1000);
+    // A failing script ends too; the answer says how.
+    let r = call(&s, "POST", "/api/execute_stream", Some(&tok), &[], b"SELECT * FROM nope;");
+    assert_eq!(r.status, 200);
+    assert_eq!(r.json()["state"], "failed");
+    // Admission errors are answered at once.
+    let r =
+        call(&s, "POST", "/api/execute_stream", Some(&tok), &[("X-AsaDB-Import-Format", "x")], b"");
+    assert_eq!(r.status, 400);
+    drop(s);
+    // Without a worker nothing would ever end: refused.
+    let s = Server::start(dir.path(), &[]);
+    let r = call(&s, "POST", "/api/execute_stream", Some(&s.token.clone()), &[], b"SELECT 1;");
+    assert_eq!((r.status, r.error_code().as_str()), (409, "invalid_state"));
+    assert_eq!(get(&s, "/api/reservoir/stats").json()["active"], 0);
 }
