@@ -214,6 +214,20 @@ fn golden_memstore() {
     run_all(|| Box::new(Ours(Engine::memory().session())), false);
 }
 
+/// Every sort, join and aggregation spills (a 1-byte budget): results must
+/// not change.
+#[test]
+fn golden_memstore_everything_spills() {
+    run_all(
+        || {
+            let e = Engine::memory();
+            e.set_memory_budget(1);
+            Box::new(Ours(e.session()))
+        },
+        false,
+    );
+}
+
 #[test]
 fn golden_btree_store() {
     run_all(

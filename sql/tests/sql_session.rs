@@ -203,3 +203,32 @@ fn group_by_past_the_memory_budget_streams_over_sorted_input() {
         vec![vec![int(1), int(1)]]
     );
 }
+
+#[test]
+fn hash_join_past_the_memory_budget_partitions_to_disk() {
+    let small = Engine::memory();
+    small.set_memory_budget(16 * 1024);
+    let big = Engine::memory();
+    let queries = [
+        "SELECT a.id, b.id FROM a JOIN b ON a.k = b.k ORDER BY 1, 2",
+        "SELECT a.id, b.id FROM a LEFT JOIN b ON a.k = b.k AND b.id % 3 = 0 ORDER BY 1, 2",
+        "SELECT count(*), sum(b.id) FROM a, b WHERE b.k = a.k",
+    ];
+    let mut results = Vec::new();
+    for e in [small, big] {
+        let mut s = e.session();
+        s.execute("CREATE TABLE a(id INTEGER PRIMARY KEY, k)", &Params::None).unwrap();
+        s.execute("CREATE TABLE b(id INTEGER PRIMARY KEY, k)", &Params::None).unwrap();
+        s.execute("BEGIN", &Params::None).unwrap();
+        for i in 0..3000i64 {
+            let k = if i % 17 == 0 { Value::Null } else { int((i * 13) % 701) };
+            s.execute("INSERT INTO a VALUES (?, ?)", &Params::Positional(vec![int(i), k.clone()]))
+                .unwrap();
+            s.execute("INSERT INTO b VALUES (?, ?)", &Params::Positional(vec![int(i), k])).unwrap();
+        }
+        s.execute("COMMIT", &Params::None).unwrap();
+        results.push(queries.iter().map(|q| rows(&mut s, q)).collect::<Vec<_>>());
+    }
+    assert!(results[0][0].len() > 3000);
+    assert_eq!(results[0], results[1]);
+}

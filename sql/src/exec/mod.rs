@@ -135,6 +135,7 @@ pub fn build(node: &Node) -> Box<dyn Operator> {
             cands: Vec::new(),
             pos: 0,
             matched: false,
+            pending: Vec::new(),
         }),
         Node::Filter { input, pred } => {
             Box::new(FilterOp { input: build(input), pred: pred.clone() })
@@ -471,29 +472,103 @@ struct JoinOp {
     cands: Vec<usize>,
     pos: usize,
     matched: bool,
+    /// Grace hash join: partitions still to join, as (left, right) spill
+    /// files; set when the build side outgrew the memory budget.
+    pending: Vec<(sort::SpillReader, sort::SpillReader)>,
+}
+
+/// Partitions of a spilled hash join.
+const PARTITIONS: usize = 16;
+
+fn partition_of(k: &[HKey]) -> usize {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    k.hash(&mut h);
+    (h.finish() % PARTITIONS as u64) as usize
 }
 
 impl JoinOp {
+    /// The hash key of a row on one side; `None` if a part is NULL (such
+    /// a row matches nothing).
+    fn key_of(&self, r: &[Value], left: bool, cx: &Context) -> Result<Option<Vec<HKey>>> {
+        let mut k = Vec::with_capacity(self.keys.len());
+        for (le, re, aff) in &self.keys {
+            let e = if left { le } else { re };
+            match hkey(conv(e.eval(r, cx)?, *aff)) {
+                Some(h) => k.push(h),
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(k))
+    }
+
+    fn add_build_row(&mut self, r: Row, cx: &Context) -> Result<()> {
+        if !self.keys.is_empty() {
+            let Some(k) = self.key_of(&r, false, cx)? else { return Ok(()) };
+            self.hash.entry(k).or_default().push(self.rows.len());
+        }
+        self.rows.push(r);
+        Ok(())
+    }
+
     fn load(&mut self, cx: &Context) -> Result<()> {
         let Some(mut right) = self.right.take() else { return Ok(()) };
+        let mut size = 0;
         while let Some(r) = right.next(cx)? {
-            if !self.keys.is_empty() {
-                let mut k = Vec::with_capacity(self.keys.len());
-                let mut null = false;
-                for (_, re, aff) in &self.keys {
-                    match hkey(conv(re.eval(&r, cx)?, *aff)) {
-                        Some(h) => k.push(h),
-                        None => null = true,
-                    }
-                }
-                if null {
-                    continue;
-                }
-                self.hash.entry(k).or_default().push(self.rows.len());
+            size += r.iter().map(sort::approx_size).sum::<usize>() + 48;
+            self.add_build_row(r, cx)?;
+            if size > cx.budget && !self.keys.is_empty() {
+                return self.partition(right, cx);
             }
-            self.rows.push(r);
         }
         Ok(())
+    }
+
+    /// Spills both sides into partitions by key hash (Grace hash join).
+    /// Left rows whose key has a NULL go to a last partition with no right
+    /// rows, so a LEFT join still emits them.
+    fn partition(&mut self, mut right: Box<dyn Operator>, cx: &Context) -> Result<()> {
+        let mut rparts: Vec<sort::RowSpill> =
+            (0..PARTITIONS).map(|_| sort::RowSpill::new()).collect::<Result<_>>()?;
+        let mut lparts: Vec<sort::RowSpill> =
+            (0..=PARTITIONS).map(|_| sort::RowSpill::new()).collect::<Result<_>>()?;
+        let rows = std::mem::take(&mut self.rows);
+        self.hash.clear();
+        for r in rows.into_iter() {
+            if let Some(k) = self.key_of(&r, false, cx)? {
+                rparts[partition_of(&k)].push(&r)?;
+            }
+        }
+        while let Some(r) = right.next(cx)? {
+            if let Some(k) = self.key_of(&r, false, cx)? {
+                rparts[partition_of(&k)].push(&r)?;
+            }
+        }
+        while let Some(l) = self.left.next(cx)? {
+            match self.key_of(&l, true, cx)? {
+                Some(k) => lparts[partition_of(&k)].push(&l)?,
+                None => lparts[PARTITIONS].push(&l)?,
+            }
+        }
+        let null_part = lparts.pop().expect("PARTITIONS + 1 parts");
+        self.pending.push((null_part.reader()?, sort::RowSpill::new()?.reader()?));
+        for (l, r) in lparts.into_iter().zip(rparts).rev() {
+            self.pending.push((l.reader()?, r.reader()?));
+        }
+        self.next_partition(cx)?;
+        Ok(())
+    }
+
+    /// Loads the next partition's build side; `false` when none is left.
+    fn next_partition(&mut self, cx: &Context) -> Result<bool> {
+        let Some((l, mut r)) = self.pending.pop() else { return Ok(false) };
+        self.rows.clear();
+        self.hash.clear();
+        while let Some(row) = r.next_row()? {
+            self.add_build_row(row, cx)?;
+        }
+        self.left = Box::new(l);
+        Ok(true)
     }
 }
 
@@ -502,19 +577,19 @@ impl Operator for JoinOp {
         self.load(cx)?;
         loop {
             if self.cur.is_none() {
-                let Some(l) = self.left.next(cx)? else { return Ok(None) };
+                let Some(l) = self.left.next(cx)? else {
+                    if self.next_partition(cx)? {
+                        continue;
+                    }
+                    return Ok(None);
+                };
                 self.cands = if self.keys.is_empty() {
                     (0..self.rows.len()).collect()
                 } else {
-                    let mut k = Vec::with_capacity(self.keys.len());
-                    let mut null = false;
-                    for (le, _, aff) in &self.keys {
-                        match hkey(conv(le.eval(&l, cx)?, *aff)) {
-                            Some(h) => k.push(h),
-                            None => null = true,
-                        }
+                    match self.key_of(&l, true, cx)? {
+                        Some(k) => self.hash.get(&k).cloned().unwrap_or_default(),
+                        None => Vec::new(),
                     }
-                    if null { Vec::new() } else { self.hash.get(&k).cloned().unwrap_or_default() }
                 };
                 self.cur = Some(l);
                 self.pos = 0;

@@ -97,6 +97,52 @@ impl Run {
     }
 }
 
+/// A temporary file of rows (length-prefixed `record` encodings): spill
+/// space for the hash join's partitions.
+pub struct RowSpill {
+    w: BufWriter<std::fs::File>,
+    pub rows: u64,
+}
+
+impl RowSpill {
+    pub fn new() -> Result<RowSpill> {
+        Ok(RowSpill { w: BufWriter::new(tempfile::tempfile().map_err(io)?), rows: 0 })
+    }
+
+    pub fn push(&mut self, row: &[Value]) -> Result<()> {
+        let mut buf = Vec::new();
+        encode(row, &mut buf);
+        self.w.write_all(&(buf.len() as u32).to_le_bytes()).map_err(io)?;
+        self.w.write_all(&buf).map_err(io)?;
+        self.rows += 1;
+        Ok(())
+    }
+
+    /// Finishes writing; the rows can then be read back in order.
+    pub fn reader(self) -> Result<SpillReader> {
+        let mut f = self.w.into_inner().map_err(|e| io(e.into_error()))?;
+        f.seek(SeekFrom::Start(0)).map_err(io)?;
+        Ok(SpillReader { run: Run { reader: BufReader::new(f) } })
+    }
+}
+
+/// Reads a [`RowSpill`] back; also an operator, so a join can pull it.
+pub struct SpillReader {
+    run: Run,
+}
+
+impl SpillReader {
+    pub fn next_row(&mut self) -> Result<Option<Row>> {
+        Ok(self.run.next(0)?.map(|e| e.1))
+    }
+}
+
+impl Operator for SpillReader {
+    fn next(&mut self, _cx: &Context) -> Result<Option<Row>> {
+        self.next_row()
+    }
+}
+
 enum Output {
     Memory(std::vec::IntoIter<Entry>),
     Merge { runs: Vec<Run>, heads: Vec<Option<Entry>> },
