@@ -23,7 +23,7 @@ pub use asadb_txn::Synchronous;
 
 use crate::error::{Error, Result, is_busy};
 use crate::rows::{CursorPool, Rows};
-use crate::value::IntoParams;
+use crate::value::{IntoParams, Row};
 
 /// Settings of an open database.
 #[derive(Clone, Debug)]
@@ -159,11 +159,19 @@ impl Database {
         Ok(Database::from_engine(Engine::with_db(db), opts))
     }
 
-    fn from_engine(engine: Engine, opts: Options) -> Database {
+    /// A database over an engine opened elsewhere (e.g. shared with the
+    /// Reservoir's worker: one engine per file, never two).
+    pub fn from_engine(engine: Engine, opts: Options) -> Database {
         let cursors = CursorPool::new(engine.clone(), opts.cursor_threads);
         Database {
             shared: Arc::new(Shared { engine, opts, closed: AtomicBool::new(false), cursors }),
         }
+    }
+
+    /// The engine underneath, to share it (the Reservoir's worker runs on
+    /// it). Calls through the engine bypass this handle's `close`.
+    pub fn engine(&self) -> Engine {
+        self.shared.engine.clone()
     }
 
     /// The options the database was opened with.
@@ -239,6 +247,25 @@ impl Database {
     pub fn query(&self, sql: &str, params: impl IntoParams) -> Result<Rows<'static>> {
         self.check_open()?;
         self.shared.cursors.query(sql.to_string(), params.into_params())
+    }
+
+    /// Runs one query on the calling thread and hands its streaming rows
+    /// to `f` (no cursor thread: the cheapest way to stream when the rows
+    /// need not outlive the call).
+    pub fn with_query<R>(
+        &self,
+        sql: &str,
+        params: impl IntoParams,
+        f: impl FnOnce(Rows<'_>) -> Result<R>,
+    ) -> Result<R> {
+        let mut session = self.session()?;
+        let rows = Rows::direct(session.query(sql, &params.into_params())?);
+        f(rows)
+    }
+
+    /// The first row of a query, if any, read on the calling thread.
+    pub fn query_row(&self, sql: &str, params: impl IntoParams) -> Result<Option<Row>> {
+        self.with_query(sql, params, |mut rows| rows.next().transpose())
     }
 
     /// Begins a write transaction, waiting for the write lock up to the

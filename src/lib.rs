@@ -68,6 +68,7 @@
 mod async_db;
 mod db;
 mod error;
+mod readonly;
 mod rows;
 mod value;
 

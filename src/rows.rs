@@ -44,7 +44,9 @@ enum Source<'a> {
 }
 
 enum Msg {
-    Columns(Vec<String>),
+    /// The column names and the first row (none when the result is empty
+    /// or its first row failed).
+    Columns(Vec<String>, Vec<Vec<Value>>),
     Batch(Vec<Vec<Value>>),
     Failed(Error),
 }
@@ -81,7 +83,7 @@ impl Iterator for Rows<'_> {
                     Ok(Msg::Failed(e)) => break Some(Err(e)),
                     // The producer sends columns only first; a second one
                     // would be a bug, but ending the stream is harmless.
-                    Ok(Msg::Columns(_)) | Err(_) => break None,
+                    Ok(Msg::Columns(..)) | Err(_) => break None,
                 }
             },
         };
@@ -132,9 +134,9 @@ impl CursorPool {
         let (tx, rx) = mpsc::sync_channel(1);
         self.run(Box::new(move |session| produce(session, &sql, &params, tx)))?;
         match rx.recv() {
-            Ok(Msg::Columns(c)) => Ok(Rows {
+            Ok(Msg::Columns(c, first)) => Ok(Rows {
                 columns: c.into(),
-                source: Source::Cursor { rx, batch: Vec::new().into_iter() },
+                source: Source::Cursor { rx, batch: first.into_iter() },
             }),
             Ok(Msg::Failed(e)) => Err(e),
             Ok(Msg::Batch(_)) | Err(_) => {
@@ -202,10 +204,28 @@ fn produce(session: &mut Session, sql: &str, params: &Params, tx: SyncSender<Msg
             return;
         }
     };
-    if tx.send(Msg::Columns(rows.columns().to_vec())).is_err() {
+    // The column names travel with the first row (or the end, or the
+    // first error): one hand-over instead of two for short results.
+    let columns = rows.columns().to_vec();
+    let first = rows.next();
+    let (batch, failed) = match first {
+        Some(Ok(r)) => (vec![r], None),
+        Some(Err(e)) => (Vec::new(), Some(e)),
+        None => (Vec::new(), None),
+    };
+    // No first row: the result is empty or failed; either way it ended.
+    let ended = batch.is_empty();
+    if tx.send(Msg::Columns(columns, batch)).is_err() {
         return;
     }
-    let mut size = 1;
+    if let Some(e) = failed {
+        let _ = tx.send(Msg::Failed(e.into()));
+        return;
+    }
+    if ended {
+        return;
+    }
+    let mut size = 2;
     let mut batch = Vec::with_capacity(size);
     loop {
         match rows.next() {

@@ -244,3 +244,16 @@ async fn shutdown_drains_in_flight_work_and_rolls_back_open_transactions() {
         db.query("SELECT count(*) FROM t", ()).unwrap().next().unwrap().unwrap().get(0).unwrap();
     assert_eq!(n, N as i64);
 }
+
+#[tokio::test]
+async fn read_pages_refuse_writes() {
+    let db = open(AsyncOptions::default());
+    let page = db.read_page("SELECT x FROM t ORDER BY x", (), 10, 5).await.unwrap();
+    assert_eq!(page.rows[0].get::<i64>(0).unwrap(), 11);
+    assert_eq!(page.next_offset, Some(15));
+    for write in ["DELETE FROM t", "INSERT INTO t VALUES (5000, 'x') RETURNING x", "DROP TABLE t"] {
+        let err = db.read_page(write, (), 0, 10).await.unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidInput, "{write}");
+    }
+    assert_eq!(count(&db).await, N as i64, "nothing was written");
+}

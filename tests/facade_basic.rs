@@ -320,3 +320,24 @@ fn a_file_database_survives_a_reopen() {
     }
     assert_eq!(n, 10_000);
 }
+
+#[test]
+fn calling_thread_queries() {
+    let db = people();
+    db.execute("INSERT INTO people (name, age) VALUES ('a', 1), ('b', 2), ('c', 3)", ()).unwrap();
+    let row = db.query_row("SELECT name FROM people WHERE age = ?", (2,)).unwrap().unwrap();
+    assert_eq!(row.get::<String>(0).unwrap(), "b");
+    assert!(db.query_row("SELECT name FROM people WHERE age = 99", ()).unwrap().is_none());
+    let total = db
+        .with_query("SELECT age FROM people", (), |rows| {
+            assert_eq!(rows.columns(), ["age"]);
+            rows.map(|r| r?.get::<i64>(0)).sum::<asadb::Result<i64>>()
+        })
+        .unwrap();
+    assert_eq!(total, 6);
+    // Empty results and errors come through the cursor thread too.
+    assert_eq!(db.query("SELECT name FROM people WHERE age > 5", ()).unwrap().count(), 0);
+    let mut one = db.query("SELECT name FROM people WHERE age = 1", ()).unwrap();
+    assert_eq!(one.next().unwrap().unwrap().get::<String>(0).unwrap(), "a");
+    assert!(one.next().is_none());
+}

@@ -277,6 +277,20 @@ impl AsyncDatabase {
         .await
     }
 
+    /// [`query_page`](Self::query_page) for callers that must not write:
+    /// anything but one SELECT / VALUES / EXPLAIN is refused with
+    /// [`ErrorKind::InvalidInput`](crate::ErrorKind) before it runs.
+    pub async fn read_page(
+        &self,
+        sql: &str,
+        params: impl IntoParams,
+        offset: usize,
+        limit: usize,
+    ) -> Result<QueryPage> {
+        crate::readonly::check_read_only(sql)?;
+        self.query_page(sql, params, offset, limit).await
+    }
+
     /// Begins a write transaction on a lane of its own (waiting for the
     /// write lock up to the busy timeout, and for a free lane up to the
     /// call timeout).
@@ -308,6 +322,8 @@ impl AsyncDatabase {
     pub async fn shutdown(&self) -> Result<()> {
         let inner = &self.inner;
         inner.closed.store(true, Ordering::SeqCst);
+        // A `begin` waiting for a free lane gives up now.
+        inner.lane_permits.close();
         lane::abort_all(inner, "the database is shutting down");
         wait_until(inner, || inner.in_flight.load(Ordering::SeqCst) == 0).await;
         // A `begin` that passed the gate just before it closed may have
