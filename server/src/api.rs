@@ -16,10 +16,11 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
+use asadb::AsyncDatabase;
 use asadb::reservoir::{
     self, ImportFormat, ImportMeta, ImportMode, Job, JobId, Reservoir, Submission, SubmitOptions,
 };
-use axum::body::{Body, Bytes};
+use axum::body::Body;
 use axum::extract::{MatchedPath, Query, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::middleware::{self, Next};
@@ -38,9 +39,10 @@ use crate::token::Token;
 const MAX_HEADER_TEXT: usize = 1024;
 
 /// What every handler shares.
-#[derive(Debug)]
 pub struct AppState {
     pub reservoir: Reservoir,
+    /// The database, for `/api/query` (the same engine the worker uses).
+    pub db: AsyncDatabase,
     pub token: Token,
     pub metrics: Metrics,
     /// Canonical directories `POST /api/reservoir/file` may read from.
@@ -58,12 +60,14 @@ pub type App = Arc<AppState>;
 impl AppState {
     pub fn new(
         reservoir: Reservoir,
+        db: AsyncDatabase,
         token: Token,
         allow_file_dirs: Vec<PathBuf>,
         worker: bool,
     ) -> App {
         Arc::new(AppState {
             reservoir,
+            db,
             token,
             metrics: Metrics::default(),
             allow_file_dirs,
@@ -84,6 +88,7 @@ pub fn router(app: App) -> Router {
         .route("/api/reservoir/result", get(result_page))
         .route("/api/reservoir/file", post(submit_file))
         .route("/api/execute_stream", post(execute_stream))
+        .route("/api/query", post(run_query))
         .route("/metrics", get(metrics))
         .fallback(|| async { Error::NotFound("no such endpoint".into()) })
         .method_not_allowed_fallback(|| async { Error::MethodNotAllowed })
@@ -338,6 +343,11 @@ async fn result_page(
     Ok(Json(blocking(move || res.result(id, statement, offset, limit)).await?))
 }
 
+/// `POST /api/query`
+async fn run_query(State(app): State<App>, body: Body) -> Result<Response> {
+    crate::query::run(&app.db, body).await
+}
+
 /// `GET /metrics`
 async fn metrics(State(app): State<App>) -> Response {
     let text = app.metrics.render(&app.reservoir.stats());
@@ -360,7 +370,8 @@ struct FileRequest {
 }
 
 /// `POST /api/reservoir/file`: submits a server-side file.
-async fn submit_file(State(app): State<App>, body: Bytes) -> Result<Response> {
+async fn submit_file(State(app): State<App>, body: Body) -> Result<Response> {
+    let body = crate::query::small_body(body, 64 << 10).await?;
     let req: FileRequest = serde_json::from_slice(&body)
         .map_err(|e| Error::BadRequest(format!("invalid JSON body: {e}")))?;
     let path = allowed_file(&app.allow_file_dirs, &req.path)?;

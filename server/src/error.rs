@@ -23,9 +23,13 @@ pub enum Error {
     /// From the Reservoir library; keeps the library's code and status.
     #[error(transparent)]
     Reservoir(#[from] reservoir::Error),
-    /// The database below the Reservoir failed to open. (500)
-    #[error("database: {0}")]
-    Database(#[from] asadb::sql::Error),
+    /// From the database (opening it, or a `/api/query` statement); the
+    /// status follows its kind (see `query::engine_status`).
+    #[error(transparent)]
+    Engine(#[from] asadb::Error),
+    /// A request body or query over its size limit. (413)
+    #[error("{0}")]
+    RequestTooLarge(String),
     /// No or a wrong `Authorization: Bearer` token. (401)
     #[error("missing or invalid token: send `Authorization: Bearer <token>`")]
     Unauthorized,
@@ -72,11 +76,11 @@ impl Error {
             Error::NotFound(_) => StatusCode::NOT_FOUND,
             Error::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Error::BodyRead(_) => StatusCode::BAD_REQUEST,
-            Error::Internal(_)
-            | Error::Database(_)
-            | Error::Config(_)
-            | Error::Io(_)
-            | Error::Client(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            Error::Engine(e) => crate::query::engine_status(e).0,
+            Error::RequestTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            Error::Internal(_) | Error::Config(_) | Error::Io(_) | Error::Client(_) => {
+                StatusCode::INTERNAL_SERVER_ERROR
+            }
             Error::Remote { status, .. } => {
                 StatusCode::from_u16(*status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
             }
@@ -87,7 +91,8 @@ impl Error {
     pub fn code(&self) -> &str {
         match self {
             Error::Reservoir(e) => e.code(),
-            Error::Database(_) => "database",
+            Error::Engine(e) => crate::query::engine_status(e).1,
+            Error::RequestTooLarge(_) => "too_large",
             Error::Unauthorized => "unauthorized",
             Error::BadRequest(_) => "invalid_input",
             Error::Forbidden(_) => "forbidden",
@@ -106,6 +111,7 @@ impl Error {
     pub fn is_retryable(&self) -> bool {
         match self {
             Error::Reservoir(e) => e.is_retryable(),
+            Error::Engine(e) => e.is_retryable(),
             Error::Client(_) => true,
             _ => false,
         }

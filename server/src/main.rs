@@ -7,14 +7,14 @@
 //!   server: see [`client`].
 //!
 //! This crate uses only the `asadb` facade. Not built yet (absent rather
-//! than pretending): `/api/query`, `asadb sql`, `asadb check`, the
-//! browser panel. The HTTP contract is `docs/api.md`.
+//! than pretending): `asadb sql`, `asadb check`, the browser panel. The HTTP contract is `docs/api.md`.
 
 mod api;
 mod client;
 mod config;
 mod error;
 mod metrics;
+mod query;
 mod serve;
 mod token;
 mod upload;

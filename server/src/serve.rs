@@ -41,17 +41,18 @@ pub fn run(args: ServeArgs) -> Result<()> {
     })?;
     let (token, source) = Token::for_server(cfg.token_file.as_deref(), &cfg.data_dir)?;
     let reservoir = Reservoir::open(&cfg.data_dir.join(RESERVOIR_DIR), cfg.reservoir.clone())?;
-    // The worker runs queued jobs, one at a time, against DIR/asadb.db.
-    let engine = if cfg.worker {
-        let opts = asadb::Options::default();
-        let path = cfg.data_dir.join(DATABASE_FILE);
-        let engine = asadb::sql::session::Engine::open(&path, opts.txn_options())?;
-        reservoir.start_worker(engine.clone())?;
-        Some(engine)
-    } else {
-        None
-    };
+    // One engine for DIR/asadb.db, shared by the worker (which runs queued
+    // jobs one at a time) and /api/query.
+    let db =
+        asadb::Database::open_with(cfg.data_dir.join(DATABASE_FILE), asadb::Options::default())?;
+    if cfg.worker {
+        reservoir.start_worker(db.engine())?;
+    }
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let adb = {
+        let _in_runtime = rt.enter();
+        asadb::AsyncDatabase::new(db, asadb::AsyncOptions::default())?
+    };
     let ttl = cfg.reservoir.job_ttl;
     let result = rt.block_on(async {
         let listener = tokio::net::TcpListener::bind(cfg.listen)
@@ -74,7 +75,13 @@ pub fn run(args: ServeArgs) -> Result<()> {
         println!("listening on http://{addr}");
         tracing::info!(%addr, "serving the HTTP API");
 
-        let app = AppState::new(reservoir.clone(), token, cfg.allow_file_dirs.clone(), cfg.worker);
+        let app = AppState::new(
+            reservoir.clone(),
+            adb.clone(),
+            token,
+            cfg.allow_file_dirs.clone(),
+            cfg.worker,
+        );
         let stop = CancellationToken::new();
         let sweeper = tokio::spawn(sweep_forever(reservoir.clone(), ttl, stop.clone()));
         let server = tokio::spawn(
@@ -106,16 +113,15 @@ pub fn run(args: ServeArgs) -> Result<()> {
         }
         Ok::<(), Error>(())
     });
+    // Stop admission and wait for the worker's current batch; then drain
+    // the query pool and close the database (the worker is gone by then).
+    reservoir.shutdown();
+    if let Err(e) = rt.block_on(adb.shutdown()) {
+        tracing::warn!("closing the database failed: {e}");
+    }
     // Dropping the runtime drops connection tasks still running; their
     // uploads fail and remove their spool files on the blocking pool.
     rt.shutdown_timeout(Duration::from_secs(5));
-    // Stops admission and waits for the worker's current batch.
-    reservoir.shutdown();
-    if let Some(db) = engine.as_ref().and_then(|e| e.db())
-        && let Err(e) = db.close()
-    {
-        tracing::warn!("closing the database failed: {e}");
-    }
     tracing::info!("stopped");
     result
 }

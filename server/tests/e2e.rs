@@ -1049,3 +1049,75 @@ fn worker_execute_stream_answers_when_the_job_has_ended() {
     assert_eq!((r.status, r.error_code().as_str()), (409, "invalid_state"));
     assert_eq!(get(&s, "/api/reservoir/stats").json()["active"], 0);
 }
+
+fn query(s: &Server, body: Value) -> Resp {
+    call(s, "POST", "/api/query", Some(&s.token.clone()), &[], body.to_string().as_bytes())
+}
+
+#[test]
+fn worker_query_pages_reads_and_refuses_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start_with_worker(dir.path(), &[]);
+    let (text, _) = script(1200);
+    let id = submit(&s, &[], text.as_bytes()).json()["id"].as_u64().unwrap();
+    assert_eq!(wait_until_terminal(&s, id)["state"], "completed");
+
+    // Paging: 500 rows a page, next_offset until the end.
+    let mut offset = Value::from(0);
+    let mut seen = 0u64;
+    let mut pages = 0;
+    while !offset.is_null() {
+        let r = query(
+            &s,
+            serde_json::json!({"sql": "SELECT a, b FROM t ORDER BY a", "offset": offset}),
+        );
+        assert_eq!(r.status, 200, "{r:?}");
+        let page = r.json();
+        assert_eq!(page["columns"], serde_json::json!(["a", "b"]));
+        assert_eq!(page["offset"], offset);
+        let rows = page["rows"].as_array().unwrap();
+        assert!(rows.len() <= 500);
+        for row in rows {
+            assert_eq!(row[0], seen);
+            seen += 1;
+        }
+        offset = page["next_offset"].clone();
+        pages += 1;
+    }
+    assert_eq!((seen, pages), (1200, 3));
+    // Parameters, positional and named.
+    let r = query(&s, serde_json::json!({"sql": "SELECT b FROM t WHERE a = ?", "params": [7]}));
+    assert_eq!(r.json()["rows"], serde_json::json!([["row 7"]]));
+    let r = query(&s, serde_json::json!({"sql": "SELECT :x + 1", "params": {":x": 41}}));
+    assert_eq!(r.json()["rows"], serde_json::json!([[42]]));
+
+    // Writes and DDL are refused before they run, pointing to the Reservoir.
+    for sql in [
+        "INSERT INTO t VALUES (5000, 'x')",
+        "DELETE FROM t",
+        "DROP TABLE t",
+        "CREATE TABLE u(a)",
+        "INSERT INTO t VALUES (5001, 'y') RETURNING a",
+        "SELECT 1; DELETE FROM t",
+    ] {
+        let r = query(&s, serde_json::json!({ "sql": sql }));
+        assert_eq!((r.status, r.error_code().as_str()), (400, "invalid_input"), "{sql}: {r:?}");
+    }
+    let r = query(&s, serde_json::json!({"sql": "DELETE FROM t"}));
+    assert!(r.json()["error"]["message"].as_str().unwrap().contains("Reservoir"));
+    let r = query(&s, serde_json::json!({"sql": "SELECT count(*) FROM t"}));
+    assert_eq!(r.json()["rows"], serde_json::json!([[1200]]));
+
+    // Bad requests.
+    let long = format!("SELECT '{}'", "x".repeat(250_001));
+    let r = query(&s, serde_json::json!({ "sql": long }));
+    assert_eq!((r.status, r.error_code().as_str()), (413, "too_large"));
+    let r = query(&s, serde_json::json!({"sql": "SELECT * FROM nope"}));
+    assert_eq!(r.status, 400, "{r:?}");
+    let r = query(&s, serde_json::json!({"sql": "SELEC 1"}));
+    assert_eq!(r.status, 400, "{r:?}");
+    let r = query(&s, serde_json::json!({"sql": "SELECT 1", "colour": "blue"}));
+    assert_eq!(r.status, 400);
+    let r = call(&s, "POST", "/api/query", Some(&s.token.clone()), &[], b"not json");
+    assert_eq!((r.status, r.error_code().as_str()), (400, "invalid_input"));
+}
