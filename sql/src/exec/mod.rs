@@ -149,7 +149,7 @@ pub fn build(node: &Node) -> Box<dyn Operator> {
             aggs: aggs.clone(),
             always_one: *always_one,
             width: *width,
-            out: AggOut::Memory(Vec::new().into_iter()),
+            out: AggOut::empty(),
         }),
         Node::Sort { input, keys } => Box::new(sort::SortOp::new(build(input), keys.clone())),
         Node::Limit { input, limit, offset } => Box::new(LimitOp {
@@ -645,10 +645,12 @@ impl Operator for ProjectOp {
     }
 }
 
-/// GROUP BY / aggregates. Input that fits the memory budget is grouped in
-/// a `BTreeMap` (so groups come out in key order, as SQLite's do); larger
-/// input is sorted by the group keys with the external sort and aggregated
-/// as a stream, one group in memory at a time.
+/// GROUP BY / aggregates. Rows fold into a `BTreeMap` of groups (so groups
+/// come out in key order, as SQLite's do). When the map outgrows the memory
+/// budget it is frozen: rows of groups already in it keep folding, rows of
+/// new groups go to the external sort and are aggregated as a stream at
+/// the end. A group lives entirely in one of the two, so the output is the
+/// merge, by key, of two sorted sequences of complete groups.
 struct AggregateOp {
     input: Option<Box<dyn Operator>>,
     keys: Vec<Expr>,
@@ -658,145 +660,215 @@ struct AggregateOp {
     out: AggOut,
 }
 
-enum AggOut {
-    Memory(std::vec::IntoIter<Row>),
-    Stream { sorted: Box<sort::SortOp>, cur: Option<Group> },
+struct AggOut {
+    mem: std::iter::Peekable<std::vec::IntoIter<Row>>,
+    sorted: Option<Box<sort::SortOp>>,
+    cur: Option<Group>,
+    /// The next complete group from the sorted stream.
+    pending: Option<Row>,
+}
+
+impl AggOut {
+    fn empty() -> AggOut {
+        AggOut { mem: Vec::new().into_iter().peekable(), sorted: None, cur: None, pending: None }
+    }
 }
 
 /// A group being aggregated: key, states, last input row.
 type Group = (Vec<Value>, Vec<vals::Aggregate>, Row);
 
-/// Yields buffered rows, then the rest of an input.
-struct ChainOp {
-    first: std::vec::IntoIter<Row>,
-    rest: Box<dyn Operator>,
-}
+/// Groups in key order: states and last input row.
+type GroupMap = BTreeMap<OrdKey, (Vec<vals::Aggregate>, Row)>;
 
-impl Operator for ChainOp {
+/// Yields the rows of a spill file, evaluated lazily by the sort.
+struct VecOp(std::vec::IntoIter<Row>, Option<Box<dyn Operator>>);
+
+impl Operator for VecOp {
     fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
-        match self.first.next() {
+        match self.0.next() {
             Some(r) => Ok(Some(r)),
-            None => self.rest.next(cx),
+            None => match &mut self.1 {
+                Some(op) => op.next(cx),
+                None => Ok(None),
+            },
         }
     }
+}
+
+fn step_all(
+    aggs: &[AggCall],
+    states: &mut [vals::Aggregate],
+    r: &[Value],
+    cx: &Context,
+) -> Result<()> {
+    let mut args = Vec::new();
+    for (a, call) in states.iter_mut().zip(aggs) {
+        args.clear();
+        for e in &call.args {
+            args.push(e.eval(r, cx)?);
+        }
+        a.step(&args)?;
+    }
+    Ok(())
+}
+
+fn fresh_states(aggs: &[AggCall]) -> Result<Vec<vals::Aggregate>> {
+    aggs.iter().map(|a| vals::Aggregate::new(&a.name, a.distinct, a.args.len())).collect()
+}
+
+fn finish_group(key: Vec<Value>, mut states: Vec<vals::Aggregate>, last: Row) -> Result<Row> {
+    let mut row = key;
+    for a in &mut states {
+        row.push(a.finish()?);
+    }
+    row.extend(last);
+    Ok(row)
 }
 
 impl AggregateOp {
-    fn fresh(&self) -> Result<Vec<vals::Aggregate>> {
-        self.aggs.iter().map(|a| vals::Aggregate::new(&a.name, a.distinct, a.args.len())).collect()
-    }
-
-    fn step(&self, states: &mut [vals::Aggregate], r: &[Value], cx: &Context) -> Result<()> {
-        let mut args = Vec::new();
-        for (a, call) in states.iter_mut().zip(&self.aggs) {
-            args.clear();
-            for e in &call.args {
-                args.push(e.eval(r, cx)?);
-            }
-            a.step(&args)?;
-        }
-        Ok(())
-    }
-
-    fn finish(key: Vec<Value>, mut states: Vec<vals::Aggregate>, last: Row) -> Result<Row> {
-        let mut row = key;
-        for a in &mut states {
-            row.push(a.finish()?);
-        }
-        row.extend(last);
-        Ok(row)
-    }
-
     fn run(&mut self, cx: &Context) -> Result<()> {
         let Some(mut input) = self.input.take() else { return Ok(()) };
-        let mut buf = Vec::new();
+        let mut groups: GroupMap = BTreeMap::new();
         let mut size = 0;
-        let mut overflow = false;
+        // Rows of groups first seen after the map was frozen.
+        let mut spill: Option<Vec<Row>> = None;
+        let per_group = 64 + 64 * self.aggs.len();
         while let Some(r) = input.next(cx)? {
-            size += r.iter().map(sort::approx_size).sum::<usize>() + 24;
-            buf.push(r);
-            if size > cx.budget {
-                overflow = true;
-                break;
-            }
-        }
-        if overflow {
-            let keys = self
-                .keys
-                .iter()
-                .map(|e| SortKey { expr: e.clone(), desc: false, coll: Collation::Binary })
-                .collect();
-            let chain = ChainOp { first: buf.into_iter(), rest: input };
-            let sorted = Box::new(sort::SortOp::new(Box::new(chain), keys));
-            self.out = AggOut::Stream { sorted, cur: None };
-            return Ok(());
-        }
-        let mut groups: BTreeMap<OrdKey, (Vec<vals::Aggregate>, Row)> = BTreeMap::new();
-        for r in buf {
             let k = OrdKey(self.keys.iter().map(|e| e.eval(&r, cx)).collect::<Result<_>>()?);
-            if !groups.contains_key(&k) {
-                let fresh = self.fresh()?;
-                groups.insert(k.clone(), (fresh, Vec::new()));
+            if let Some(g) = groups.get_mut(&k) {
+                step_all(&self.aggs, &mut g.0, &r, cx)?;
+                g.1 = r;
+                continue;
             }
-            let g = groups.get_mut(&k).expect("inserted above");
-            self.step(&mut g.0, &r, cx)?;
-            g.1 = r;
+            if let Some(sp) = &mut spill {
+                sp.push(r);
+                if sp.len() >= 1024 {
+                    // Hand batches to the sort, which spills past the budget.
+                    break;
+                }
+                continue;
+            }
+            size += per_group
+                + k.0.iter().map(sort::approx_size).sum::<usize>()
+                + r.iter().map(sort::approx_size).sum::<usize>();
+            let mut st = fresh_states(&self.aggs)?;
+            step_all(&self.aggs, &mut st, &r, cx)?;
+            groups.insert(k, (st, r));
+            if size > cx.budget && !self.keys.is_empty() {
+                spill = Some(Vec::new());
+            }
         }
-        if groups.is_empty() && self.always_one {
-            groups.insert(OrdKey(Vec::new()), (self.fresh()?, vec![Value::Null; self.width]));
+        let sorted = match spill {
+            None => None,
+            Some(buf) => {
+                // The rest of the input: rows of frozen groups fold here as
+                // they pass; the others go on to the sort.
+                let shared = Arc::new(parking_lot::Mutex::new(std::mem::take(&mut groups)));
+                let rest = FoldFilter {
+                    input,
+                    groups: shared.clone(),
+                    keys: self.keys.clone(),
+                    aggs: self.aggs.clone(),
+                };
+                let keys = self
+                    .keys
+                    .iter()
+                    .map(|e| SortKey { expr: e.clone(), desc: false, coll: Collation::Binary })
+                    .collect();
+                let mut sorted =
+                    sort::SortOp::new(Box::new(VecOp(buf.into_iter(), Some(Box::new(rest)))), keys);
+                // Drive the sort now (it drains its input, FoldFilter
+                // included) so the frozen groups are complete.
+                sorted.prepare(cx)?;
+                groups = std::mem::take(&mut *shared.lock());
+                Some(Box::new(sorted))
+            }
+        };
+        if groups.is_empty() && self.always_one && sorted.is_none() {
+            groups.insert(
+                OrdKey(Vec::new()),
+                (fresh_states(&self.aggs)?, vec![Value::Null; self.width]),
+            );
         }
         let mut out = Vec::with_capacity(groups.len());
         for (k, (aggs, last)) in groups {
-            out.push(Self::finish(k.0, aggs, last)?);
+            out.push(finish_group(k.0, aggs, last)?);
         }
-        self.out = AggOut::Memory(out.into_iter());
+        self.out = AggOut { mem: out.into_iter().peekable(), sorted, cur: None, pending: None };
         Ok(())
+    }
+
+    /// The next complete group of the sorted stream.
+    fn next_stream_group(&mut self, cx: &Context) -> Result<Option<Row>> {
+        let Some(sorted) = &mut self.out.sorted else { return Ok(None) };
+        let cur = &mut self.out.cur;
+        loop {
+            let Some(r) = sorted.next(cx)? else {
+                return match cur.take() {
+                    Some((k, st, last)) => finish_group(k, st, last).map(Some),
+                    None => Ok(None),
+                };
+            };
+            let k: Vec<Value> = self.keys.iter().map(|e| e.eval(&r, cx)).collect::<Result<_>>()?;
+            if let Some(c) = cur.as_mut()
+                && cmp_key(&c.0, &k) == Ordering::Equal
+            {
+                step_all(&self.aggs, &mut c.1, &r, cx)?;
+                c.2 = r;
+                continue;
+            }
+            let mut states = fresh_states(&self.aggs)?;
+            step_all(&self.aggs, &mut states, &r, cx)?;
+            if let Some((pk, pst, plast)) = cur.replace((k, states, r)) {
+                return finish_group(pk, pst, plast).map(Some);
+            }
+        }
+    }
+}
+
+/// Passes rows of groups not in `groups` through; folds the others.
+struct FoldFilter {
+    input: Box<dyn Operator>,
+    groups: Arc<parking_lot::Mutex<GroupMap>>,
+    keys: Vec<Expr>,
+    aggs: Vec<AggCall>,
+}
+
+impl Operator for FoldFilter {
+    fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
+        while let Some(r) = self.input.next(cx)? {
+            let k = OrdKey(self.keys.iter().map(|e| e.eval(&r, cx)).collect::<Result<_>>()?);
+            match self.groups.lock().get_mut(&k) {
+                Some(g) => {
+                    step_all(&self.aggs, &mut g.0, &r, cx)?;
+                    g.1 = r;
+                }
+                None => return Ok(Some(r)),
+            }
+        }
+        Ok(None)
     }
 }
 
 impl Operator for AggregateOp {
     fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
         self.run(cx)?;
-        let (sorted, cur) = match &mut self.out {
-            AggOut::Memory(it) => return Ok(it.next()),
-            AggOut::Stream { sorted, cur } => (sorted, cur),
-        };
-        let aggs = &self.aggs;
-        let step = |states: &mut [vals::Aggregate], r: &[Value]| -> Result<()> {
-            let mut args = Vec::new();
-            for (a, call) in states.iter_mut().zip(aggs) {
-                args.clear();
-                for e in &call.args {
-                    args.push(e.eval(r, cx)?);
-                }
-                a.step(&args)?;
-            }
-            Ok(())
-        };
-        loop {
-            let Some(r) = sorted.next(cx)? else {
-                return match cur.take() {
-                    Some((k, st, last)) => Self::finish(k, st, last).map(Some),
-                    None => Ok(None),
-                };
-            };
-            let k: Vec<Value> = self.keys.iter().map(|e| e.eval(&r, cx)).collect::<Result<_>>()?;
-            let same = cur.as_ref().is_some_and(|c| cmp_key(&c.0, &k) == Ordering::Equal);
-            if same {
-                let c = cur.as_mut().expect("checked");
-                step(&mut c.1, &r)?;
-                c.2 = r;
-                continue;
-            }
-            let mut states: Vec<vals::Aggregate> = aggs
-                .iter()
-                .map(|a| vals::Aggregate::new(&a.name, a.distinct, a.args.len()))
-                .collect::<Result<_>>()?;
-            step(&mut states, &r)?;
-            if let Some((pk, pst, plast)) = cur.replace((k, states, r)) {
-                return Self::finish(pk, pst, plast).map(Some);
+        if self.out.pending.is_none() && self.out.sorted.is_some() {
+            self.out.pending = self.next_stream_group(cx)?;
+            if self.out.pending.is_none() {
+                self.out.sorted = None;
             }
         }
+        let nk = self.keys.len();
+        let take_mem = match (self.out.mem.peek(), &self.out.pending) {
+            (Some(m), Some(p)) => cmp_key(&m[..nk], &p[..nk]) == Ordering::Less,
+            (Some(_), None) => true,
+            (None, _) => false,
+        };
+        if take_mem {
+            return Ok(self.out.mem.next());
+        }
+        Ok(self.out.pending.take())
     }
 }
 

@@ -161,6 +161,14 @@ impl SortOp {
         SortOp { input: Some(input), keys, out: None, spilled_runs: 0 }
     }
 
+    /// Consumes the whole input now (normally done by the first `next`).
+    pub fn prepare(&mut self, cx: &Context) -> Result<()> {
+        if self.out.is_none() {
+            self.run_input(cx)?;
+        }
+        Ok(())
+    }
+
     fn run_input(&mut self, cx: &Context) -> Result<()> {
         let Some(mut input) = self.input.take() else { return Ok(()) };
         let mut buf: Vec<Entry> = Vec::new();
