@@ -230,7 +230,17 @@ impl Database {
             if stmt.copy_data.is_some() {
                 return Err(leave_clean(session, copy_unsupported()));
             }
-            match self.retry_busy(session, |s| s.execute(&stmt.text, params)) {
+            // Without parameters, plain `INSERT … VALUES` lists skip the
+            // full SQL parser (with them, `?` is not a literal anyway).
+            let fast = match params {
+                Params::None => parse_insert_fast(&stmt.text, false),
+                _ => None,
+            };
+            let run = |s: &mut Session| match &fast {
+                Some(iv) => s.insert_values(iv),
+                None => s.execute(&stmt.text, params),
+            };
+            match self.retry_busy(session, run) {
                 Ok(o) => last = affected(&o),
                 Err(e) => return Err(leave_clean(session, e)),
             }
@@ -290,11 +300,23 @@ impl Database {
     pub fn execute_script(
         &self,
         script: impl Read,
+        on_statement: impl FnMut(&ScriptProgress),
+    ) -> Result<ScriptSummary> {
+        self.execute_script_with(script, SplitterOptions::default(), on_statement)
+    }
+
+    /// [`Database::execute_script`] with splitter options (MySQL-style
+    /// backslash escapes, chunk size, statement size limit).
+    pub fn execute_script_with(
+        &self,
+        script: impl Read,
+        opts: SplitterOptions,
         mut on_statement: impl FnMut(&ScriptProgress),
     ) -> Result<ScriptSummary> {
         let mut session = self.session()?;
         let mut summary = ScriptSummary::default();
-        let mut splitter = Splitter::with_options(script, SplitterOptions::default());
+        let backslash_escapes = opts.backslash_escapes;
+        let mut splitter = Splitter::with_options(script, opts);
         for stmt in splitter.by_ref() {
             let stmt = stmt.map_err(|e| leave_clean(&mut session, e.into()))?;
             let wrap = |source: Error| Error::Statement {
@@ -307,7 +329,7 @@ impl Database {
             }
             let started = Instant::now();
             // Plain `INSERT … VALUES` lists skip the full SQL parser.
-            let fast = parse_insert_fast(&stmt.text, false);
+            let fast = parse_insert_fast(&stmt.text, backslash_escapes);
             let outcome = self
                 .retry_busy(&mut session, |s| match &fast {
                     Some(iv) => s.insert_values(iv),

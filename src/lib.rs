@@ -84,3 +84,5 @@ pub use value::{FromValue, IntoParams, IntoValue, Params, Row, Value};
 pub use asadb_reservoir as reservoir;
 /// The SQL engine below the facade (sessions, the script splitter).
 pub use asadb_sql as sql;
+/// How [`Database::execute_script_with`] splits a script.
+pub use asadb_sql::script::SplitterOptions;

@@ -254,7 +254,12 @@ fn errors_have_kinds() {
 #[test]
 fn second_writer_waits_for_the_busy_timeout_then_gets_busy() {
     let opts = Options { busy_timeout: Duration::from_millis(300), ..Options::default() };
-    let db = Database::open_in_memory_with(opts).unwrap();
+    second_writer_waits(Database::open_in_memory_with(opts.clone()).unwrap());
+    let dir = tempfile::tempdir().unwrap();
+    second_writer_waits(Database::open_with(dir.path().join("busy.db"), opts).unwrap());
+}
+
+fn second_writer_waits(db: Database) {
     db.execute("CREATE TABLE t (a INTEGER)", ()).unwrap();
     db.execute("INSERT INTO t VALUES (1)", ()).unwrap();
 
@@ -340,4 +345,25 @@ fn calling_thread_queries() {
     let mut one = db.query("SELECT name FROM people WHERE age = 1", ()).unwrap();
     assert_eq!(one.next().unwrap().unwrap().get::<String>(0).unwrap(), "a");
     assert!(one.next().is_none());
+}
+
+#[test]
+fn scripts_with_mysql_escapes_and_a_size_limit() {
+    let db = Database::open_in_memory().unwrap();
+    db.execute("CREATE TABLE m (s TEXT)", ()).unwrap();
+    let opts = asadb::SplitterOptions { backslash_escapes: true, ..Default::default() };
+    let script = r"INSERT INTO m VALUES ('it\'s; fine'); INSERT INTO m VALUES ('x');";
+    let s = db.execute_script_with(script.as_bytes(), opts, |_| {}).unwrap();
+    assert_eq!((s.statements, s.rows_affected), (2, 2));
+    let first = db.query_row("SELECT s FROM m ORDER BY rowid", ()).unwrap().unwrap();
+    assert_eq!(first.get::<String>(0).unwrap(), "it's; fine");
+
+    let small = asadb::SplitterOptions { max_statement_size: 16, ..Default::default() };
+    let long = "INSERT INTO m VALUES ('a much longer statement than sixteen bytes');";
+    let err = db.execute_script_with(long.as_bytes(), small, |_| {}).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::TooLarge, "{err:?}");
+
+    // `execute` takes the literal fast path too, with the same result.
+    assert_eq!(db.execute("INSERT INTO m VALUES ('f1'), ('f2'), (NULL)", ()).unwrap(), 3);
+    assert_eq!(count(&db, "m"), 5);
 }

@@ -9,13 +9,13 @@ use std::collections::VecDeque;
 use std::time::{Duration, SystemTime};
 
 /// Longest statement excerpt kept, in characters.
-pub const EXCERPT_CHARS: usize = 200;
+pub(crate) const EXCERPT_CHARS: usize = 200;
 
 /// One statement of the slow log.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SlowStatement {
     /// The statement's text, whitespace collapsed, cut to
-    /// [`EXCERPT_CHARS`] characters (with `…` when cut).
+    /// 200 characters (with `…` when cut).
     pub sql: String,
     /// How long it ran on its worker or lane.
     pub duration: Duration,
