@@ -35,6 +35,11 @@ pub enum Error {
     /// The database (or async front end) is closed or shutting down.
     #[error("database is closed")]
     Closed,
+    /// The thread running the call ended without answering (it panicked:
+    /// a bug). Reported as [`ErrorKind::Closed`]: that thread serves no
+    /// more, though others may.
+    #[error("{0} ended without finishing the call")]
+    WorkerLost(&'static str),
     /// A value could not be converted to the requested Rust type.
     #[error("column {column}: cannot read {found} as {expected}")]
     Conversion { column: usize, expected: &'static str, found: &'static str },
@@ -97,7 +102,7 @@ impl Error {
             Error::Sql(e) => sql_kind(e),
             Error::Busy { .. } => ErrorKind::Busy,
             Error::Timeout { .. } | Error::Aborted(_) => ErrorKind::Timeout,
-            Error::Closed => ErrorKind::Closed,
+            Error::Closed | Error::WorkerLost(_) => ErrorKind::Closed,
             Error::Conversion { .. } | Error::ColumnIndex { .. } | Error::InvalidInput(_) => {
                 ErrorKind::InvalidInput
             }

@@ -49,6 +49,9 @@ enum Msg {
     Columns(Vec<String>, Vec<Vec<Value>>),
     Batch(Vec<Vec<Value>>),
     Failed(Error),
+    /// The result is complete. A channel that closes without it means the
+    /// cursor thread died (a panic): the stream must not look complete.
+    End,
 }
 
 impl<'a> Rows<'a> {
@@ -81,9 +84,10 @@ impl Iterator for Rows<'_> {
                 match rx.recv() {
                     Ok(Msg::Batch(b)) => *batch = b.into_iter(),
                     Ok(Msg::Failed(e)) => break Some(Err(e)),
-                    // The producer sends columns only first; a second one
-                    // would be a bug, but ending the stream is harmless.
-                    Ok(Msg::Columns(..)) | Err(_) => break None,
+                    Ok(Msg::End) => break None,
+                    Ok(Msg::Columns(..)) | Err(_) => {
+                        break Some(Err(Error::WorkerLost("the cursor thread of a query")));
+                    }
                 }
             },
         };
@@ -139,8 +143,8 @@ impl CursorPool {
                 source: Source::Cursor { rx, batch: first.into_iter() },
             }),
             Ok(Msg::Failed(e)) => Err(e),
-            Ok(Msg::Batch(_)) | Err(_) => {
-                Err(Error::InvalidInput("cursor thread ended before the query started".into()))
+            Ok(Msg::Batch(_) | Msg::End) | Err(_) => {
+                Err(Error::WorkerLost("the cursor thread of a query"))
             }
         }
     }
@@ -223,6 +227,7 @@ fn produce(session: &mut Session, sql: &str, params: &Params, tx: SyncSender<Msg
         return;
     }
     if ended {
+        let _ = tx.send(Msg::End);
         return;
     }
     let mut size = 2;
@@ -248,9 +253,10 @@ fn produce(session: &mut Session, sql: &str, params: &Params, tx: SyncSender<Msg
                 return;
             }
             None => {
-                if !batch.is_empty() {
-                    let _ = tx.send(Msg::Batch(batch));
+                if !batch.is_empty() && tx.send(Msg::Batch(batch)).is_err() {
+                    return;
                 }
+                let _ = tx.send(Msg::End);
                 return;
             }
         }

@@ -131,10 +131,18 @@ fn lane_thread(
     permit: OwnedSemaphorePermit,
 ) {
     if let Ok(mut session) = inner.db.session() {
+        let mut broken = false;
         while let Ok(LaneMsg::Run(job)) = rx.recv() {
-            job(&mut session);
+            // A panic (an engine bug) ends the transaction: the session
+            // is dropped unused, which rolls it back, and the lane closes.
+            let run = std::panic::AssertUnwindSafe(|| job(&mut session));
+            if std::panic::catch_unwind(run).is_err() {
+                link.abort("a statement panicked");
+                broken = true;
+                break;
+            }
         }
-        if session.in_transaction() {
+        if !broken && session.in_transaction() {
             let _ = session.execute("ROLLBACK", &Params::None);
         }
     }
@@ -223,7 +231,9 @@ impl AsyncTransaction {
                 self.link.abort("an earlier call on this transaction timed out");
                 Err(e)
             }
-            Err(Error::Closed) => Err(self.link.aborted().map_or(Error::Closed, Error::Aborted)),
+            Err(Error::WorkerLost(w)) => {
+                Err(self.link.aborted().map_or(Error::WorkerLost(w), Error::Aborted))
+            }
             r => r,
         }
     }

@@ -200,12 +200,22 @@ impl AsyncDatabase {
             std::thread::Builder::new().name(format!("asadb-worker-{i}")).spawn(move || {
                 // Sessions are made on the thread that uses them.
                 let Ok(mut session) = db.session() else { return };
-                drop(db);
                 loop {
                     // The lock is held only while waiting for the next job.
                     let job = rx.lock().recv();
                     match job {
-                        Ok(job) => job(&mut session),
+                        Ok(job) => {
+                            // A panic (an engine bug) loses this call only:
+                            // its caller hears `WorkerLost`, the worker
+                            // goes on with a fresh session.
+                            let run = std::panic::AssertUnwindSafe(|| job(&mut session));
+                            if std::panic::catch_unwind(run).is_err() {
+                                match db.session() {
+                                    Ok(s) => session = s,
+                                    Err(_) => return,
+                                }
+                            }
+                        }
                         Err(_) => return,
                     }
                 }
@@ -368,8 +378,9 @@ impl AsyncDatabase {
 async fn wait_reply<T>(rx: oneshot::Receiver<Result<T>>, timeout: Duration) -> Result<T> {
     match tokio::time::timeout(timeout, rx).await {
         Ok(Ok(r)) => r,
-        // The job was dropped unrun: its worker or lane has ended.
-        Ok(Err(_)) => Err(Error::Closed),
+        // The job was dropped without an answer: unrun because its lane
+        // ended, or its thread panicked.
+        Ok(Err(_)) => Err(Error::WorkerLost("the worker or lane running it")),
         Err(_) => Err(Error::Timeout { after: timeout, what: "the caller stopped waiting" }),
     }
 }
