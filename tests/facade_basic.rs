@@ -367,3 +367,42 @@ fn scripts_with_mysql_escapes_and_a_size_limit() {
     assert_eq!(db.execute("INSERT INTO m VALUES ('f1'), ('f2'), (NULL)", ()).unwrap(), 3);
     assert_eq!(count(&db, "m"), 5);
 }
+
+#[test]
+fn readers_see_whole_commits_while_a_writer_works() {
+    let db = Database::open_in_memory().unwrap();
+    db.execute("CREATE TABLE acct (id INTEGER PRIMARY KEY, balance INTEGER)", ()).unwrap();
+    db.execute("INSERT INTO acct VALUES (1, 1000), (2, 1000)", ()).unwrap();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let readers: Vec<_> = (0..3)
+        .map(|_| {
+            let db = db.clone();
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                let mut reads = 0;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) || reads == 0 {
+                    // Every snapshot sees both halves of a transfer or neither.
+                    let total: i64 = db
+                        .query_row("SELECT sum(balance) FROM acct", ())
+                        .unwrap()
+                        .unwrap()
+                        .get(0)
+                        .unwrap();
+                    assert_eq!(total, 2000);
+                    reads += 1;
+                }
+                reads
+            })
+        })
+        .collect();
+    for i in 0..200 {
+        let mut tx = db.transaction().unwrap();
+        tx.execute("UPDATE acct SET balance = balance - ? WHERE id = 1", (i % 7,)).unwrap();
+        tx.execute("UPDATE acct SET balance = balance + ? WHERE id = 2", (i % 7,)).unwrap();
+        tx.commit().unwrap();
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    for r in readers {
+        assert!(r.join().unwrap() > 0);
+    }
+}

@@ -35,6 +35,43 @@
 //! [`stats`](AsyncDatabase::stats) reports in-flight calls and held
 //! transactions; [`slowest`](AsyncDatabase::slowest) the slowest
 //! statements among the most recent ones.
+//!
+//! # Example
+//! ```
+//! use std::time::Duration;
+//! use asadb::{AsyncDatabase, ErrorKind};
+//!
+//! # fn main() -> asadb::Result<()> {
+//! let rt = tokio::runtime::Builder::new_current_thread().enable_time().build()?;
+//! rt.block_on(async {
+//!     let db = AsyncDatabase::open_in_memory()?;
+//!     db.execute("CREATE TABLE kv (k TEXT PRIMARY KEY, v INTEGER)", ()).await?;
+//!
+//!     let tx = db.begin().await?;
+//!     tx.execute("INSERT INTO kv VALUES (?, ?)", ("a", 1)).await?;
+//!     tx.execute("INSERT INTO kv VALUES (?, ?)", ("b", 2)).await?;
+//!     tx.commit().await?;
+//!
+//!     let page = db.query_page("SELECT k, v FROM kv ORDER BY k", (), 0, 1).await?;
+//!     assert_eq!(page.rows[0].get::<String>(0)?, "a");
+//!     assert_eq!(page.next_offset, Some(1));
+//!
+//!     // Writes are refused where only reads belong.
+//!     let err = db.read_page("DELETE FROM kv", (), 0, 10).await.unwrap_err();
+//!     assert_eq!(err.kind(), ErrorKind::InvalidInput);
+//!
+//!     // A caller that cannot wait gets a retryable timeout.
+//!     let impatient = db.with_timeout(Duration::from_nanos(1));
+//!     if let Err(e) = impatient.query("SELECT count(*) FROM kv", ()).await {
+//!         assert!(e.is_retryable());
+//!     }
+//!
+//!     db.shutdown().await?;
+//!     assert_eq!(db.query("SELECT 1", ()).await.unwrap_err().kind(), ErrorKind::Closed);
+//!     Ok(())
+//! })
+//! # }
+//! ```
 
 mod lane;
 mod slow;
