@@ -1,4 +1,4 @@
-//! The planner: binds `sqlparser` ASTs against the [`Schema`] and builds
+//! The planner: binds `sqlparser` ASTs against the [`Schema`](crate::catalog::Schema) and builds
 //! a physical plan ([`Node`] trees) for the executor.
 //!
 //! Binding resolves names to row offsets. Rows inside a SELECT have a

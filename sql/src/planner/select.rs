@@ -1120,3 +1120,55 @@ fn literal(v: Value) -> Expr {
 fn agg_names(a: &[AggCall]) -> Vec<&str> {
     a.iter().map(|c| c.name.as_str()).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn conj(rels: &[usize], eq: bool) -> Conj {
+        let expr = if eq {
+            Expr::Cmp {
+                op: CmpOp::Eq,
+                l: Box::new(Expr::Column(0)),
+                r: Box::new(Expr::Column(1)),
+                aff: None,
+                coll: Collation::Binary,
+            }
+        } else {
+            Expr::Literal(Value::Integer(1))
+        };
+        Conj { expr, rels: rels.iter().copied().collect(), done: false }
+    }
+
+    /// A chain 0-1-2-…-9 given in scrambled order, with the smallest table
+    /// in the middle: every step must join a neighbour of the joined set
+    /// (never a cross product while a connected table exists).
+    #[test]
+    fn greedy_order_follows_join_predicates() {
+        let n = 10;
+        let mut est = vec![100.0; n];
+        est[5] = 1.0;
+        let mut conjs: Vec<Conj> = (0..n - 1).map(|i| conj(&[i, i + 1], true)).collect();
+        conjs.reverse();
+        let order = greedy_order(&conjs, &est);
+        assert_eq!(order[0], 5);
+        let mut joined = BTreeSet::from([order[0]]);
+        for &r in &order[1..] {
+            assert!(
+                joined.contains(&(r + 1)) || (r > 0 && joined.contains(&(r - 1))),
+                "{r} joined without a predicate in {order:?}"
+            );
+            joined.insert(r);
+        }
+        assert_eq!(joined.len(), n);
+    }
+
+    /// Disconnected components: a cross product happens only between them.
+    #[test]
+    fn greedy_order_crosses_only_between_components() {
+        let est = vec![10.0, 20.0, 30.0, 5.0];
+        let conjs = vec![conj(&[0, 2], true), conj(&[1, 3], true)];
+        let order = greedy_order(&conjs, &est);
+        assert_eq!(order, vec![3, 1, 0, 2]);
+    }
+}
