@@ -345,12 +345,30 @@ async fn result_page(
 
 /// `POST /api/query`
 async fn run_query(State(app): State<App>, body: Body) -> Result<Response> {
-    crate::query::run(&app.db, body).await
+    crate::query::run(&app.db, &app.metrics, body).await
 }
 
 /// `GET /metrics`
 async fn metrics(State(app): State<App>) -> Response {
-    let text = app.metrics.render(&app.reservoir.stats());
+    let a = app.db.stats();
+    let mut engine = crate::metrics::EngineGauges {
+        async_in_flight: a.in_flight,
+        async_held_transactions: a.held_transactions,
+        ..Default::default()
+    };
+    if let Some(db) = app.db.database().engine().db() {
+        let d = db.stats();
+        engine.pool_frames = d.pool.capacity;
+        engine.pool_cached_frames = d.pool.cached;
+        engine.pool_hits = d.pool.hits;
+        engine.pool_misses = d.pool.misses;
+        engine.pool_evictions = d.pool.evictions;
+        engine.wal_bytes = d.log_bytes;
+        engine.wal_frames = d.log_frames;
+        engine.commits = d.commits;
+        engine.checkpoints = d.checkpoints;
+    }
+    let text = app.metrics.render(&app.reservoir.stats(), &engine);
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], text).into_response()
 }
 

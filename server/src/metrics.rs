@@ -24,6 +24,25 @@ const BUCKETS: [f64; 12] =
 pub struct Metrics {
     bytes_received: AtomicU64,
     http: Mutex<Http>,
+    /// `/api/query` statement latency.
+    queries: Mutex<Histogram>,
+}
+
+/// Engine gauges and counters read at scrape time (plain numbers, so this
+/// module does not depend on the engine's types).
+#[derive(Debug, Default, Clone)]
+pub struct EngineGauges {
+    pub async_in_flight: usize,
+    pub async_held_transactions: usize,
+    pub pool_frames: usize,
+    pub pool_cached_frames: usize,
+    pub pool_hits: u64,
+    pub pool_misses: u64,
+    pub pool_evictions: u64,
+    pub wal_bytes: u64,
+    pub wal_frames: u32,
+    pub commits: u64,
+    pub checkpoints: u64,
 }
 
 #[derive(Debug, Default)]
@@ -53,16 +72,99 @@ impl Metrics {
         let secs = elapsed.as_secs_f64();
         let mut http = self.http.lock();
         *http.requests.entry((method.to_string(), route.to_string(), status)).or_default() += 1;
-        let h = http.latency.entry(route.to_string()).or_default();
-        let slot = BUCKETS.iter().position(|&b| secs <= b).unwrap_or(BUCKETS.len());
-        h.buckets[slot] += 1;
-        h.sum += secs;
-        h.count += 1;
+        http.latency.entry(route.to_string()).or_default().observe(secs);
     }
 
-    /// Renders every metric, with the Reservoir's current `stats`.
-    pub fn render(&self, stats: &Stats) -> String {
+    /// Records one `/api/query` statement's run time.
+    pub fn observe_query(&self, elapsed: Duration) {
+        self.queries.lock().observe(elapsed.as_secs_f64());
+    }
+
+    /// Renders every metric, with the Reservoir's current `stats` and the
+    /// engine's gauges.
+    pub fn render(&self, stats: &Stats, engine: &EngineGauges) -> String {
         let mut out = String::with_capacity(4096);
+        let e = engine;
+        let simple: [(&str, &str, &str, String); 11] = [
+            (
+                "asadb_async_in_flight",
+                "gauge",
+                "Async database calls not finished yet.",
+                e.async_in_flight.to_string(),
+            ),
+            (
+                "asadb_async_held_transactions",
+                "gauge",
+                "Async transactions holding the write lock.",
+                e.async_held_transactions.to_string(),
+            ),
+            (
+                "asadb_bufferpool_frames",
+                "gauge",
+                "Buffer pool frames (4096 bytes each).",
+                e.pool_frames.to_string(),
+            ),
+            (
+                "asadb_bufferpool_cached_frames",
+                "gauge",
+                "Buffer pool frames holding a page.",
+                e.pool_cached_frames.to_string(),
+            ),
+            (
+                "asadb_bufferpool_hits_total",
+                "counter",
+                "Page lookups served from the buffer pool.",
+                e.pool_hits.to_string(),
+            ),
+            (
+                "asadb_bufferpool_misses_total",
+                "counter",
+                "Page lookups that read the page in.",
+                e.pool_misses.to_string(),
+            ),
+            (
+                "asadb_bufferpool_evictions_total",
+                "counter",
+                "Pages evicted to make room.",
+                e.pool_evictions.to_string(),
+            ),
+            (
+                "asadb_wal_bytes",
+                "gauge",
+                "Size of the write-ahead log file.",
+                e.wal_bytes.to_string(),
+            ),
+            (
+                "asadb_wal_frames",
+                "gauge",
+                "Committed frames in the write-ahead log.",
+                e.wal_frames.to_string(),
+            ),
+            (
+                "asadb_commits_total",
+                "counter",
+                "Write transactions committed since the database was opened.",
+                e.commits.to_string(),
+            ),
+            (
+                "asadb_checkpoints_total",
+                "counter",
+                "Checkpoints run since the database was opened.",
+                e.checkpoints.to_string(),
+            ),
+        ];
+        for (name, kind, help, value) in simple {
+            header(&mut out, name, kind, help);
+            let _ = writeln!(out, "{name} {value}");
+        }
+        header(
+            &mut out,
+            "asadb_query_duration_seconds",
+            "histogram",
+            "Run time of /api/query statements.",
+        );
+        let q = self.queries.lock().clone();
+        q.render(&mut out, "asadb_query_duration_seconds", "");
         header(&mut out, "asadb_reservoir_jobs", "gauge", "Reservoir jobs by state.");
         for (state, n) in &stats.by_state {
             let _ = writeln!(out, "asadb_reservoir_jobs{{state=\"{state}\"}} {n}");
@@ -130,32 +232,38 @@ impl Metrics {
             "HTTP request latency (to the response head) by route.",
         );
         for (route, h) in &http.latency {
-            let route = escape(route);
-            let mut cumulative = 0;
-            for (i, bound) in BUCKETS.iter().enumerate() {
-                cumulative += h.buckets[i];
-                let _ = writeln!(
-                    out,
-                    "asadb_http_request_duration_seconds_bucket{{route=\"{route}\",le=\"{bound}\"}} {cumulative}"
-                );
-            }
-            cumulative += h.buckets[BUCKETS.len()];
-            let _ = writeln!(
-                out,
-                "asadb_http_request_duration_seconds_bucket{{route=\"{route}\",le=\"+Inf\"}} {cumulative}"
-            );
-            let _ = writeln!(
-                out,
-                "asadb_http_request_duration_seconds_sum{{route=\"{route}\"}} {}",
-                h.sum
-            );
-            let _ = writeln!(
-                out,
-                "asadb_http_request_duration_seconds_count{{route=\"{route}\"}} {}",
-                h.count
+            h.render(
+                &mut out,
+                "asadb_http_request_duration_seconds",
+                &format!("route=\"{}\",", escape(route)),
             );
         }
         out
+    }
+}
+
+impl Histogram {
+    fn observe(&mut self, secs: f64) {
+        let slot = BUCKETS.iter().position(|&b| secs <= b).unwrap_or(BUCKETS.len());
+        self.buckets[slot] += 1;
+        self.sum += secs;
+        self.count += 1;
+    }
+
+    /// Writes the `_bucket`, `_sum` and `_count` series; `labels` is empty
+    /// or ends with a comma.
+    fn render(&self, out: &mut String, name: &str, labels: &str) {
+        let mut cumulative = 0;
+        for (i, bound) in BUCKETS.iter().enumerate() {
+            cumulative += self.buckets[i];
+            let _ = writeln!(out, "{name}_bucket{{{labels}le=\"{bound}\"}} {cumulative}");
+        }
+        cumulative += self.buckets[BUCKETS.len()];
+        let _ = writeln!(out, "{name}_bucket{{{labels}le=\"+Inf\"}} {cumulative}");
+        let bare = labels.trim_end_matches(',');
+        let braces = if bare.is_empty() { String::new() } else { format!("{{{bare}}}") };
+        let _ = writeln!(out, "{name}_sum{braces} {}", self.sum);
+        let _ = writeln!(out, "{name}_count{braces} {}", self.count);
     }
 }
 
@@ -193,7 +301,8 @@ mod tests {
         m.observe_request("GET", "/a", 200, Duration::from_millis(30));
         m.observe_request("GET", "/a", 404, Duration::from_secs(60));
         m.add_bytes_received(42);
-        let text = m.render(&stats());
+        m.observe_query(Duration::from_millis(2));
+        let text = m.render(&stats(), &EngineGauges { pool_hits: 9, ..Default::default() });
         assert!(text.contains(
             "asadb_http_request_duration_seconds_bucket{route=\"/a\",le=\"0.0005\"} 1\n"
         ));
@@ -218,6 +327,9 @@ mod tests {
         );
         assert!(text.contains("asadb_reservoir_bytes_received_total 42\n"));
         assert!(text.contains("asadb_reservoir_jobs{state=\"queued\"} 0\n"));
+        assert!(text.contains("asadb_bufferpool_hits_total 9\n"));
+        assert!(text.contains("asadb_query_duration_seconds_bucket{le=\"0.0025\"} 1\n"));
+        assert!(text.contains("asadb_query_duration_seconds_count 1\n"));
     }
 
     #[test]

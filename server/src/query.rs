@@ -15,6 +15,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
 use crate::error::{Error, Result};
+use crate::metrics::Metrics;
 
 /// Longest SQL text `/api/query` accepts, in characters.
 pub const MAX_QUERY_CHARS: usize = 250_000;
@@ -50,7 +51,7 @@ pub async fn small_body(body: Body, limit: usize) -> Result<bytes::Bytes> {
 }
 
 /// Runs one page of a read-only query.
-pub async fn run(db: &AsyncDatabase, body: Body) -> Result<Response> {
+pub async fn run(db: &AsyncDatabase, metrics: &Metrics, body: Body) -> Result<Response> {
     let bytes = small_body(body, MAX_BODY_BYTES).await?;
     let req: QueryRequest = serde_json::from_slice(&bytes)
         .map_err(|e| Error::BadRequest(format!("invalid JSON body: {e}")))?;
@@ -63,7 +64,10 @@ pub async fn run(db: &AsyncDatabase, body: Body) -> Result<Response> {
     }
     let params = json_params(req.params)?;
     let offset = usize::try_from(req.offset).unwrap_or(usize::MAX);
-    let page = db.read_page(&req.sql, params, offset, PAGE_ROWS).await?;
+    let started = std::time::Instant::now();
+    let page = db.read_page(&req.sql, params, offset, PAGE_ROWS).await;
+    metrics.observe_query(started.elapsed());
+    let page = page?;
     // Built by hand so every value is encoded like Reservoir result rows.
     let mut out = String::with_capacity(256 + page.rows.len() * 32);
     out.push_str("{\"columns\":");

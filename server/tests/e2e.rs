@@ -606,6 +606,7 @@ fn metrics_parse_as_prometheus_text() {
     let body = b"SELECT 1;\nSELECT 2;\n";
     assert_eq!(submit(&s, &[], body).status, 201);
     assert_eq!(get(&s, "/api/reservoir/stats").status, 200);
+    assert_eq!(query(&s, serde_json::json!({"sql": "SELECT 1"})).status, 200);
     let r = get(&s, "/metrics");
     assert_eq!(r.status, 200);
     assert!(r.content_type.unwrap().starts_with("text/plain"));
@@ -653,6 +654,12 @@ fn metrics_parse_as_prometheus_text() {
     let inf =
         "asadb_http_request_duration_seconds_bucket{route=\"/api/reservoir/stats\",le=\"+Inf\"}";
     assert_eq!(samples[inf], "1");
+    assert_eq!(samples["asadb_query_duration_seconds_count"], "1");
+    assert_eq!(samples["asadb_async_in_flight"], "0");
+    assert_eq!(samples["asadb_bufferpool_frames"], "2048");
+    for name in ["asadb_bufferpool_hits_total", "asadb_wal_bytes", "asadb_commits_total"] {
+        assert!(samples.contains_key(name), "{name} missing");
+    }
 }
 
 #[cfg(unix)]
