@@ -89,14 +89,6 @@ impl Shared {
     }
 }
 
-impl Drop for Shared {
-    fn drop(&mut self) {
-        if !self.closed.swap(true, Ordering::SeqCst) {
-            let _ = self.close_engine();
-        }
-    }
-}
-
 impl std::fmt::Debug for Database {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Database")
@@ -169,7 +161,8 @@ impl Database {
     }
 
     /// The engine underneath, to share it (the Reservoir's worker runs on
-    /// it). Calls through the engine bypass this handle's `close`.
+    /// it): one engine per file, never two. [`Database::close`] closes it
+    /// for every user.
     pub fn engine(&self) -> Engine {
         self.shared.engine.clone()
     }
@@ -183,7 +176,10 @@ impl Database {
     /// syncs it (waiting for a running writer up to the busy timeout).
     /// Every later call on any handle gets [`Error::Closed`]; results and
     /// transactions already handed out finish normally. Closing twice is
-    /// harmless. Dropping the last handle closes too.
+    /// harmless. Dropping the handles without closing is safe too (every
+    /// commit is in the log, replayed on the next open); it only skips the
+    /// final checkpoint, and leaves an engine shared through
+    /// [`Database::engine`] open for its other users.
     pub fn close(&self) -> Result<()> {
         if self.shared.closed.swap(true, Ordering::SeqCst) {
             return Ok(());
@@ -226,7 +222,7 @@ impl Database {
     ) -> Result<u64> {
         let mut last = 0;
         for stmt in Splitter::with_options(sql.as_bytes(), SplitterOptions::default()) {
-            let stmt = stmt?;
+            let stmt = stmt.map_err(|e| leave_clean(session, e.into()))?;
             if stmt.copy_data.is_some() {
                 return Err(leave_clean(session, copy_unsupported()));
             }
