@@ -359,6 +359,8 @@ struct OutCol {
     expr: Expr,
     name: String,
     aff: Option<Affinity>,
+    /// The `AS` alias, if any.
+    alias: Option<String>,
 }
 
 fn plan_select(
@@ -479,27 +481,22 @@ fn plan_select_in_scope(
                         None => e.to_string(),
                     },
                 };
-                out.push(OutCol { aff: b.aff(&x), expr: x, name });
+                out.push(OutCol { aff: b.aff(&x), expr: x, name, alias: None });
             }
             ast::SelectItem::ExprWithAlias { expr, alias } => {
                 let x = b.bind_expr(expr)?;
-                out.push(OutCol { aff: b.aff(&x), expr: x, name: alias.value.clone() });
+                out.push(OutCol {
+                    aff: b.aff(&x),
+                    expr: x,
+                    name: alias.value.clone(),
+                    alias: Some(alias.value.clone()),
+                });
             }
             other => return Err(Error::Unsupported(format!("select item {other}"))),
         }
     }
     let n = out.len();
-    b.aliases = s
-        .projection
-        .iter()
-        .zip(&out)
-        .filter_map(|(p, o)| match p {
-            ast::SelectItem::ExprWithAlias { alias, .. } => {
-                Some((alias.value.clone(), o.expr.clone()))
-            }
-            _ => None,
-        })
-        .collect();
+    b.aliases = out.iter().filter_map(|o| Some((o.alias.clone()?, o.expr.clone()))).collect();
 
     // HAVING.
     let having = match &s.having {
@@ -526,20 +523,10 @@ fn plan_select_in_scope(
                 _ => None,
             },
             ast::Expr::Identifier(id) => {
-                let alias = s.projection.iter().position(|p| {
-                    matches!(p, ast::SelectItem::ExprWithAlias { alias, .. } if alias.value.eq_ignore_ascii_case(&id.value))
-                });
-                // An alias is used only if the name is not an input column.
-                match alias {
-                    Some(k) if b.resolve(None, &id.value).ok().flatten().is_none() => Some(k),
-                    Some(k) => match &out[k].expr {
-                        x if matches!(b.resolve(None, &id.value), Ok(Some(ref y)) if y.same(x)) => {
-                            Some(k)
-                        }
-                        _ => Some(k),
-                    },
-                    None => None,
-                }
+                // SQLite resolves an ORDER BY name to a result alias first.
+                out.iter().position(|c| {
+                    c.alias.as_deref().is_some_and(|a| a.eq_ignore_ascii_case(&id.value))
+                })
             }
             _ => None,
         };
@@ -588,11 +575,14 @@ fn plan_select_in_scope(
                     out[k - 1].expr.clone()
                 }
                 ast::Expr::Identifier(id) if b.resolve(None, &id.value)?.is_none() => {
-                    let k = s
-                        .projection
+                    let k = out
                         .iter()
-                        .position(|p| matches!(p, ast::SelectItem::ExprWithAlias { alias, .. } if alias.value.eq_ignore_ascii_case(&id.value)))
-                        .ok_or_else(|| Error::InvalidInput(format!("no such column: {}", id.value)))?;
+                        .position(|c| {
+                            c.alias.as_deref().is_some_and(|a| a.eq_ignore_ascii_case(&id.value))
+                        })
+                        .ok_or_else(|| {
+                            Error::InvalidInput(format!("no such column: {}", id.value))
+                        })?;
                     out[k].expr.clone()
                 }
                 e => b.bind_expr(e)?,
@@ -670,7 +660,7 @@ fn push_rel_columns(b: &Binder, r: &Rel, out: &mut Vec<OutCol>) {
             continue;
         }
         let x = Expr::Column(r.offset + i);
-        out.push(OutCol { aff: b.aff(&x), expr: x, name: c.0.clone() });
+        out.push(OutCol { aff: b.aff(&x), expr: x, name: c.0.clone(), alias: None });
     }
 }
 

@@ -180,3 +180,16 @@ SELECT a+1,  upper( b ) , -a, 'x' FROM t WHERE a = 1
 ----
 a+1|upper( b )|-a|'x'
 2|A|-1|x
+
+query
+SELECT *, a * 2 AS dbl FROM t WHERE a IS NOT NULL ORDER BY dbl DESC, b LIMIT 3
+----
+3|c|1.5|6
+2|b|2.25|4
+2|bb|2.25|4
+
+query
+SELECT a * 2 AS dbl, count(*) FROM t GROUP BY dbl HAVING dbl > 2 ORDER BY dbl
+----
+4|2
+6|1
