@@ -4,12 +4,15 @@
 //!   over the Reservoir in a data directory, whose worker runs the jobs
 //!   against `DIR/asadb.db`: see [`serve`] and [`api`];
 //! - `asadb submit FILE`, `asadb jobs`, `asadb cancel ID` talk to a running
-//!   server: see [`client`].
+//!   server: see [`client`];
+//! - `asadb check --db FILE` checks a database file: see [`check`].
 //!
 //! This crate uses only the `asadb` facade. Not built yet (absent rather
-//! than pretending): `asadb sql`, `asadb check`, the browser panel. The HTTP contract is `docs/api.md`.
+//! than pretending): `asadb sql` and the browser panel. The HTTP contract
+//! is `docs/api.md`.
 
 mod api;
+mod check;
 mod client;
 mod config;
 mod error;
@@ -42,6 +45,8 @@ enum Command {
     Jobs(client::JobsArgs),
     /// Cancel a job
     Cancel(client::CancelArgs),
+    /// Check a database file's integrity
+    Check(check::CheckArgs),
 }
 
 fn main() -> ExitCode {
@@ -59,6 +64,7 @@ fn main() -> ExitCode {
         Command::Submit(args) => client::submit(args),
         Command::Jobs(args) => client::jobs(args),
         Command::Cancel(args) => client::cancel(args),
+        Command::Check(args) => check::run(args),
     };
     match result {
         Ok(code) => code,

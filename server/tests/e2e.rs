@@ -1128,3 +1128,33 @@ fn worker_query_pages_reads_and_refuses_writes() {
     let r = call(&s, "POST", "/api/query", Some(&s.token.clone()), &[], b"not json");
     assert_eq!((r.status, r.error_code().as_str()), (400, "invalid_input"));
 }
+
+#[test]
+fn worker_check_finds_a_sound_file_and_a_damaged_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start_with_worker(dir.path(), &[]);
+    let (text, _) = script(2000);
+    let id = submit(&s, &[], text.as_bytes()).json()["id"].as_u64().unwrap();
+    assert_eq!(wait_until_terminal(&s, id)["state"], "completed");
+    assert!(s.terminate().success());
+    let db = dir.path().join("asadb.db");
+    let check = || Command::new(BIN).args(["check", "--db"]).arg(&db).output().unwrap();
+    let out = check();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(0), "{stdout} {}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.starts_with("ok:"), "{stdout}");
+
+    // Damage one byte of page 2: its checksum no longer matches.
+    let mut bytes = std::fs::read(&db).unwrap();
+    assert!(bytes.len() >= 3 * 4096, "{} bytes", bytes.len());
+    bytes[2 * 4096 + 100] ^= 0xff;
+    std::fs::write(&db, &bytes).unwrap();
+    let out = check();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("page 2"), "{stdout}");
+
+    let out = Command::new(BIN).args(["check", "--db"]).arg(dir.path().join("nope.db")).output();
+    assert_eq!(out.unwrap().status.code(), Some(2));
+    assert!(!dir.path().join("nope.db").exists());
+}
