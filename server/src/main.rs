@@ -5,11 +5,12 @@
 //!   against `DIR/asadb.db`: see [`serve`] and [`api`];
 //! - `asadb submit FILE`, `asadb jobs`, `asadb cancel ID` talk to a running
 //!   server: see [`client`];
-//! - `asadb check --db FILE` checks a database file: see [`check`].
+//! - `asadb check --db FILE` checks a database file: see [`check`];
+//! - `asadb sql --db FILE` is the embedded shell: see [`shell`].
 //!
 //! This crate uses only the `asadb` facade. Not built yet (absent rather
-//! than pretending): `asadb sql` and the browser panel. The HTTP contract
-//! is `docs/api.md`.
+//! than pretending): the browser panel. The HTTP contract is
+//! `docs/api.md`.
 
 mod api;
 mod check;
@@ -19,6 +20,7 @@ mod error;
 mod metrics;
 mod query;
 mod serve;
+mod shell;
 mod token;
 mod upload;
 
@@ -47,6 +49,8 @@ enum Command {
     Cancel(client::CancelArgs),
     /// Check a database file's integrity
     Check(check::CheckArgs),
+    /// Run SQL on a database file (embedded shell; --jsonl for programs)
+    Sql(shell::SqlArgs),
 }
 
 fn main() -> ExitCode {
@@ -65,6 +69,7 @@ fn main() -> ExitCode {
         Command::Jobs(args) => client::jobs(args),
         Command::Cancel(args) => client::cancel(args),
         Command::Check(args) => check::run(args),
+        Command::Sql(args) => shell::run(args),
     };
     match result {
         Ok(code) => code,

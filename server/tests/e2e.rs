@@ -1158,3 +1158,44 @@ fn worker_check_finds_a_sound_file_and_a_damaged_page() {
     assert_eq!(out.unwrap().status.code(), Some(2));
     assert!(!dir.path().join("nope.db").exists());
 }
+
+#[test]
+fn sql_shell_runs_text_files_stdin_and_jsonl() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("shell.db");
+    let sql = |args: &[&str], stdin: &str| {
+        let mut child = Command::new(BIN)
+            .args(["sql", "--db"])
+            .arg(&db)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+        let out = child.wait_with_output().unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    let (code, _) =
+        sql(&["-c", "CREATE TABLE t(a INTEGER, b TEXT); INSERT INTO t VALUES (1, 'one');"], "");
+    assert_eq!(code, Some(0));
+    let script = dir.path().join("more.sql");
+    std::fs::write(&script, "BEGIN; INSERT INTO t VALUES (2, 'two'); COMMIT;\n").unwrap();
+    assert_eq!(sql(&[script.to_str().unwrap()], "").0, Some(0));
+    let (code, out) = sql(&[], "SELECT a, b FROM t ORDER BY a;");
+    assert_eq!((code, out.as_str()), (Some(0), "a|b\n1|one\n2|two\n"));
+    let (code, _) = sql(&["-c", "SELECT * FROM nope"], "");
+    assert_eq!(code, Some(1));
+
+    let (code, out) = sql(
+        &["--jsonl"],
+        "{\"sql\": \"INSERT INTO t VALUES (3, 'three')\"}\n{\"sql\": \"SELEC\"}\n\
+         {\"sql\": \"SELECT count(*) FROM t\"}\n",
+    );
+    assert_eq!(code, Some(0));
+    let lines: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines[0], serde_json::json!({"rows_affected": 1}));
+    assert!(lines[1]["error"]["message"].is_string());
+    assert_eq!(lines[2], serde_json::json!({"columns": ["count(*)"], "rows": [[3]]}));
+}
