@@ -17,7 +17,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use asadb_reservoir::{Config, JobState, Reservoir, SubmitOptions};
-use asadb_sql::session::{Engine, Params};
+use asadb_sql::session::{Engine, Outcome, Params};
 
 const CHILD_ENV: &str = "ASADB_RESBENCH_CHILD";
 const ROWS_PER_INSERT: u64 = 100;
@@ -43,14 +43,18 @@ fn main() {
         println!("== {rows} rows: script {:.2} MB, {statements} statements", bytes as f64 / 1e6);
         let adir = work.path().join("asadb");
         let sdir = work.path().join("sqlite");
+        let ddir = work.path().join("direct");
+        std::fs::create_dir_all(&ddir).expect("mkdir");
         std::fs::create_dir_all(&adir).expect("mkdir");
         std::fs::create_dir_all(&sdir).expect("mkdir");
         let a_load = run_child("asadb-load", &adir, &script, rows);
         let a_read = run_child("asadb-read", &adir, &script, rows);
+        let d_load = run_child("asadb-direct", &ddir, &script, rows);
         let s_load = run_child("sqlite-load", &sdir, &script, rows);
         let s_read = run_child("sqlite-read", &sdir, &script, rows);
         report("asadb  load (reservoir, durable)", &a_load);
         report("asadb  read (SELECT * streamed) ", &a_read);
+        report("asadb  load (engine, one txn)   ", &d_load);
         report("sqlite load (one txn, WAL FULL) ", &s_load);
         report("sqlite read (SELECT *)          ", &s_read);
         println!(
@@ -111,6 +115,10 @@ fn run_child(mode: &str, dir: &Path, script: &Path, rows: u64) -> Measured {
         out.status,
         String::from_utf8_lossy(&out.stderr)
     );
+    // Details a child prints (indented) are passed on.
+    for detail in stdout.lines().filter(|l| l.starts_with("  ")) {
+        println!("{mode}:{detail}");
+    }
     let line = stdout
         .lines()
         .find_map(|l| l.strip_prefix("RESULT "))
@@ -169,6 +177,7 @@ fn child(mode: &str, args: &[String]) {
     let rows = match mode {
         "asadb-load" => asadb_load(&dir, &script, expect_rows),
         "asadb-read" => asadb_read(&dir),
+        "asadb-direct" => asadb_direct(&dir, &script),
         "sqlite-load" => sqlite_load(&dir, &script),
         "sqlite-read" => sqlite_read(&dir),
         other => panic!("unknown child mode {other}"),
@@ -185,7 +194,9 @@ fn asadb_load(dir: &Path, script: &Path, expect_rows: u64) -> u64 {
     let body = File::open(script).expect("open script");
     let size = body.metadata().expect("stat").len();
     let opts = SubmitOptions { declared_size: Some(size), ..SubmitOptions::default() };
+    let started = Instant::now();
     let id = res.submit(opts, body).expect("submit").job.id;
+    let submitted = started.elapsed();
     let job = loop {
         let job = res.job(id).expect("job");
         if job.state.is_terminal() {
@@ -194,7 +205,13 @@ fn asadb_load(dir: &Path, script: &Path, expect_rows: u64) -> u64 {
         std::thread::sleep(Duration::from_millis(2));
     };
     assert_eq!(job.state, JobState::Completed, "{:?}", job.error);
+    let stats = res.stats();
     res.shutdown();
+    println!(
+        "  submit (spool + SHA-256) {:.3} s; worker throughput {:.1} MB/s",
+        submitted.as_secs_f64(),
+        stats.throughput_bytes_per_sec / 1e6
+    );
     assert_eq!(job.progress.rows_affected, expect_rows);
     job.progress.rows_affected
 }
@@ -211,6 +228,26 @@ fn asadb_read(dir: &Path) -> u64 {
         n += 1;
     }
     n
+}
+
+/// The engine alone, without the Reservoir: the script's statements in one
+/// transaction, to tell the Reservoir's overhead from the engine's speed.
+fn asadb_direct(dir: &Path, script: &Path) -> u64 {
+    let engine =
+        Engine::open(&dir.join("db.asa"), asadb_txn::Options::default()).expect("open engine");
+    let mut session = engine.session();
+    session.execute("BEGIN", &Params::None).expect("begin");
+    let reader = BufReader::new(File::open(script).expect("open script"));
+    let mut rows = 0;
+    for line in reader.lines() {
+        if let Outcome::Affected(n) =
+            session.execute(&line.expect("read script"), &Params::None).expect("statement")
+        {
+            rows += n;
+        }
+    }
+    session.execute("COMMIT", &Params::None).expect("commit");
+    rows
 }
 
 fn sqlite_load(dir: &Path, script: &Path) -> u64 {
