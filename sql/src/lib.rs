@@ -3,16 +3,17 @@
 
 pub mod btree;
 pub mod catalog;
+mod error;
 pub mod exec;
 pub mod expr;
-pub mod planner;
-pub mod session;
-pub mod storage;
-mod error;
 pub mod func;
+pub mod integrity;
 pub mod keycode;
+pub mod planner;
 pub mod record;
 pub mod script;
+pub mod session;
+pub mod storage;
 pub mod value;
 
 pub use error::{Error, Result};

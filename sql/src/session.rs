@@ -129,6 +129,18 @@ impl Engine {
         Ok(Engine::with_db(asadb_txn::Db::open(path, opts)?))
     }
 
+    /// Checks the whole database: page checksums and the free list, every
+    /// B+tree's invariants, page accounting, and that every index matches
+    /// its table (see [`crate::integrity`]).
+    pub fn integrity_check(&self) -> Result<crate::integrity::IntegrityReport> {
+        match &self.backend {
+            Backend::Db(db) => crate::integrity::check(db),
+            Backend::Mem(_) => Err(Error::Unsupported(
+                "the in-memory row store has no pages to check".into(),
+            )),
+        }
+    }
+
     /// The page database under this engine, if it has one.
     pub fn db(&self) -> Option<&asadb_txn::Db> {
         match &self.backend {
