@@ -165,6 +165,7 @@ fn killed_mid_batch_then_resume_applies_each_statement_once() {
     let job = wait_terminal(&res, id);
     assert_eq!(job.state, JobState::Completed, "{:?}", job.error);
     assert!(job.statement_errors.is_empty(), "{:?}", job.statement_errors);
+    println!("after resume: {:?}", job.progress);
     assert_eq!(job.progress.statements_committed, ROWS as u64 + 1);
     assert_eq!(
         ints(&engine, "SELECT count(*), count(DISTINCT id), min(id), max(id), sum(id) FROM t"),
