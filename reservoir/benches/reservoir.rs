@@ -44,17 +44,21 @@ fn main() {
         let adir = work.path().join("asadb");
         let sdir = work.path().join("sqlite");
         let ddir = work.path().join("direct");
+        let fdir = work.path().join("fast");
         std::fs::create_dir_all(&ddir).expect("mkdir");
+        std::fs::create_dir_all(&fdir).expect("mkdir");
         std::fs::create_dir_all(&adir).expect("mkdir");
         std::fs::create_dir_all(&sdir).expect("mkdir");
         let a_load = run_child("asadb-load", &adir, &script, rows);
         let a_read = run_child("asadb-read", &adir, &script, rows);
         let d_load = run_child("asadb-direct", &ddir, &script, rows);
+        let f_load = run_child("asadb-direct-fast", &fdir, &script, rows);
         let s_load = run_child("sqlite-load", &sdir, &script, rows);
         let s_read = run_child("sqlite-read", &sdir, &script, rows);
         report("asadb  load (reservoir, durable)", &a_load);
         report("asadb  read (SELECT * streamed) ", &a_read);
         report("asadb  load (engine, one txn)   ", &d_load);
+        report("asadb  load (engine, fast path) ", &f_load);
         report("sqlite load (one txn, WAL FULL) ", &s_load);
         report("sqlite read (SELECT *)          ", &s_read);
         println!(
@@ -177,7 +181,8 @@ fn child(mode: &str, args: &[String]) {
     let rows = match mode {
         "asadb-load" => asadb_load(&dir, &script, expect_rows),
         "asadb-read" => asadb_read(&dir),
-        "asadb-direct" => asadb_direct(&dir, &script),
+        "asadb-direct" => asadb_direct(&dir, &script, false),
+        "asadb-direct-fast" => asadb_direct(&dir, &script, true),
         "sqlite-load" => sqlite_load(&dir, &script),
         "sqlite-read" => sqlite_read(&dir),
         other => panic!("unknown child mode {other}"),
@@ -232,7 +237,9 @@ fn asadb_read(dir: &Path) -> u64 {
 
 /// The engine alone, without the Reservoir: the script's statements in one
 /// transaction, to tell the Reservoir's overhead from the engine's speed.
-fn asadb_direct(dir: &Path, script: &Path) -> u64 {
+/// With `fast`, INSERTs go through `script::parse_insert_fast` and
+/// `Session::insert_values` (no SQL parser), as a script runner may.
+fn asadb_direct(dir: &Path, script: &Path, fast: bool) -> u64 {
     let engine =
         Engine::open(&dir.join("db.asa"), asadb_txn::Options::default()).expect("open engine");
     let mut session = engine.session();
@@ -240,9 +247,13 @@ fn asadb_direct(dir: &Path, script: &Path) -> u64 {
     let reader = BufReader::new(File::open(script).expect("open script"));
     let mut rows = 0;
     for line in reader.lines() {
-        if let Outcome::Affected(n) =
-            session.execute(&line.expect("read script"), &Params::None).expect("statement")
-        {
+        let line = line.expect("read script");
+        let insert = if fast { asadb_sql::script::parse_insert_fast(&line, false) } else { None };
+        let outcome = match insert {
+            Some(iv) => session.insert_values(&iv),
+            None => session.execute(&line, &Params::None),
+        };
+        if let Outcome::Affected(n) = outcome.expect("statement") {
             rows += n;
         }
     }
