@@ -1,10 +1,11 @@
 //! `asadb check --db FILE`: the integrity check of a database file.
 //!
-//! Runs the page layer's check at the latest commit (header, every page's
-//! checksum, the free list) and prints every problem found. Exit status 0
-//! when the file is sound, 1 when a problem was found. The SQL layer's
-//! tree checks are not part of it yet. Run it on a database that no server
-//! has open: opening recovers the write-ahead log like any open does.
+//! Runs the engine's whole check at the latest commit — header, every
+//! page's checksum, the free list, every B+tree's invariants, page
+//! accounting, and every index against its table — and prints every
+//! problem found. Exit status 0 when the file is sound, 1 when a problem
+//! was found. Run it on a database that no server has open: opening
+//! recovers the write-ahead log like any open does.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -29,16 +30,20 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     }
     let db = asadb::Database::open_with(&args.db, asadb::Options::default())?;
     let engine = db.engine();
-    let pages =
-        engine.db().ok_or_else(|| Error::Internal("the database has no page file".into()))?;
-    let report =
-        pages.integrity_check().map_err(|e| asadb::Error::from(asadb::sql::Error::from(e)))?;
-    let total = report.header.page_count;
+    let report = engine.integrity_check().map_err(asadb::Error::from)?;
     if report.is_ok() {
-        println!("ok: {} — {total} pages, {} free", args.db.display(), report.free_pages.len());
+        println!(
+            "ok: {} — {} pages, {} free, {} tables, {} indexes, {} rows",
+            args.db.display(),
+            report.pages,
+            report.free_pages,
+            report.tables,
+            report.indexes,
+            report.rows
+        );
     } else {
         for p in &report.problems {
-            println!("page {}: {}", p.page, p.reason);
+            println!("{p}");
         }
         println!("{} problem(s) in {}", report.problems.len(), args.db.display());
     }
