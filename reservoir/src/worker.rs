@@ -56,7 +56,8 @@ pub(crate) fn spawn(res: Reservoir, engine: Engine) -> Result<JoinHandle<()>> {
     session.execute(
         &format!(
             "CREATE TABLE IF NOT EXISTS {PROGRESS_TABLE} (job_id INTEGER PRIMARY KEY, \
-             statement INTEGER NOT NULL, byte_offset INTEGER NOT NULL)"
+             statement INTEGER NOT NULL, byte_offset INTEGER NOT NULL, \
+             rows_affected INTEGER NOT NULL DEFAULT 0)"
         ),
         &Params::None,
     )?;
@@ -138,7 +139,7 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
         let e = &st.jobs[&id];
         (e.cancel.clone(), e.job.stop_on_error, e.job.received_bytes)
     };
-    let (first, start_offset) = read_marker(session, id)?;
+    let (first, start_offset, rows_before) = read_marker(session, id)?;
     let mut file = File::open(inner.spool_path(id))?;
     file.seek(SeekFrom::Start(start_offset))?;
     let splitter = Splitter::with_options(BufReader::new(file), SplitterOptions::default());
@@ -156,6 +157,11 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
         offset: start_offset,
         last_persist: start_offset,
     };
+    // A resumed job continues its counters from the durable marker.
+    run.progress(|p| {
+        p.rows_affected = rows_before;
+        p.statements_committed = first;
+    });
     for stmt in splitter {
         if cancel.load(Ordering::SeqCst) {
             run.rollback(session)?;
@@ -281,6 +287,8 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
     run.commit_batch(session)?;
     session.execute(&format!("DELETE FROM {PROGRESS_TABLE} WHERE job_id = {id}"), &Params::None)?;
     results.finish()?;
+    // Whatever follows the last statement (whitespace, comments) is done too.
+    run.offset = total.max(run.offset);
     run.progress(|p| p.percent = 100.0);
     Ok(Ending::Completed)
 }
@@ -362,11 +370,18 @@ impl Run<'_> {
         Ok(())
     }
 
+    /// Records, inside the open transaction, that statements `< next` and
+    /// the rows they affected are durable once it commits.
     fn write_marker(&self, session: &mut Session, next: u64, offset: u64) -> Result<()> {
+        let rows = {
+            let st = self.res.inner.state.lock();
+            st.jobs.get(&self.id).map_or(0, |e| e.job.progress.rows_affected)
+        };
         session.execute(
             &format!(
-                "INSERT OR REPLACE INTO {PROGRESS_TABLE} (job_id, statement, byte_offset) \
-                 VALUES ({}, {next}, {offset})",
+                "INSERT OR REPLACE INTO {PROGRESS_TABLE} \
+                 (job_id, statement, byte_offset, rows_affected) \
+                 VALUES ({}, {next}, {offset}, {rows})",
                 self.id
             ),
             &Params::None,
@@ -424,19 +439,23 @@ impl Run<'_> {
     }
 }
 
-/// Reads a job's durable position: (next statement, byte offset).
-fn read_marker(session: &mut Session, id: JobId) -> Result<(u64, u64)> {
+/// Reads a job's durable position: (next statement, byte offset, rows
+/// affected by the durable statements).
+fn read_marker(session: &mut Session, id: JobId) -> Result<(u64, u64, u64)> {
     let outcome = session.execute(
-        &format!("SELECT statement, byte_offset FROM {PROGRESS_TABLE} WHERE job_id = {id}"),
+        &format!(
+            "SELECT statement, byte_offset, rows_affected FROM {PROGRESS_TABLE} \
+             WHERE job_id = {id}"
+        ),
         &Params::None,
     )?;
     if let Outcome::Rows { rows, .. } = outcome
         && let Some(row) = rows.first()
-        && let [Value::Integer(stmt), Value::Integer(off)] = row.as_slice()
+        && let [Value::Integer(stmt), Value::Integer(off), Value::Integer(n)] = row.as_slice()
     {
-        return Ok((*stmt as u64, *off as u64));
+        return Ok((*stmt as u64, *off as u64, *n as u64));
     }
-    Ok((0, 0))
+    Ok((0, 0, 0))
 }
 
 /// Transaction-control statements the worker must see.
