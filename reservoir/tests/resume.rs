@@ -168,7 +168,10 @@ fn killed_mid_batch_then_resume_applies_each_statement_once() {
     assert!(job.statement_errors.is_empty(), "{:?}", job.statement_errors);
     println!("after resume: {:?}", job.progress);
     assert_eq!(job.progress.statements_committed, ROWS as u64 + 1);
-    assert_eq!(job.progress.rows_affected, ROWS as u64, "rows of the durable statements carry over a resume");
+    assert_eq!(
+        job.progress.rows_affected, ROWS as u64,
+        "rows of the durable statements carry over a resume"
+    );
     assert_eq!(
         ints(&engine, "SELECT count(*), count(DISTINCT id), min(id), max(id), sum(id) FROM t"),
         vec![ROWS, ROWS, 1, ROWS, ROWS * (ROWS + 1) / 2]
