@@ -26,8 +26,7 @@ use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 
 const ROWS: i64 = 100_000;
 const PER_INSERT: i64 = 100;
-const CREATE: &str =
-    "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, score REAL, note TEXT);\n";
+const CREATE: &str = "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, score REAL, note TEXT);\n";
 
 /// A small deterministic generator (xorshift64*), so both engines and
 /// every run see the same data and the same lookups.
@@ -58,7 +57,7 @@ fn inserts() -> String {
             let id = chunk * PER_INSERT + k + 1;
             let name = rng.next() % 100;
             let score = (rng.next() % 1_000_000) as f64 / 100.0;
-            let note_len = 6 + rng.next() % 8;
+            let note_len = 1 + rng.next() % 6;
             let note: String =
                 (0..note_len).map(|i| (b'a' + ((rng.next() >> i) % 26) as u8) as char).collect();
             if k > 0 {
@@ -318,7 +317,8 @@ fn reads(c: &mut Criterion) {
             let mut rows = st.query([]).unwrap();
             let mut n = 0;
             while let Some(r) = rows.next().unwrap() {
-                let v: (String, i64, f64) = (r.get(0).unwrap(), r.get(1).unwrap(), r.get(2).unwrap());
+                let v: (String, i64, f64) =
+                    (r.get(0).unwrap(), r.get(1).unwrap(), r.get(2).unwrap());
                 black_box(v);
                 n += 1;
             }

@@ -30,8 +30,8 @@ use asadb_sql::btree::{Index, PageUsage, Table};
 use asadb_sql::session::{Engine, Params, Session};
 use asadb_txn::{Db, Options, PageRead, Synchronous};
 
-const SEEDS: u64 = 3;
-const TXNS: u64 = 28;
+const SEEDS: u64 = 4;
+const TXNS: u64 = 60;
 
 /// The table's rows: id → (v, n).
 type Rows = BTreeMap<i64, (String, i64)>;
@@ -60,11 +60,14 @@ fn text(id: i64, t: u64) -> String {
     if id % 7 == 0 { format!("long {id}/{t} ").repeat(400) } else { format!("v{id}/{t}") }
 }
 
+/// What a committed step does to the model.
+type Apply = Box<dyn Fn(&mut Rows)>;
+
 /// One step of the workload: its SQL statements, and what it does to the
 /// model if it commits (`None`: it rolls back).
 struct Step {
     sql: Vec<String>,
-    apply: Option<Box<dyn Fn(&mut Rows)>>,
+    apply: Option<Apply>,
 }
 
 fn workload() -> Vec<Step> {

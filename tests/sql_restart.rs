@@ -42,7 +42,9 @@ fn literal(v: &Value) -> String {
         Value::Integer(i) => i.to_string(),
         Value::Real(r) => format!("{r:?}"),
         Value::Text(s) => format!("'{}'", s.replace('\'', "''")),
-        Value::Blob(b) => format!("X'{}'", b.iter().map(|x| format!("{x:02x}")).collect::<String>()),
+        Value::Blob(b) => {
+            format!("X'{}'", b.iter().map(|x| format!("{x:02x}")).collect::<String>())
+        }
     }
 }
 
