@@ -135,9 +135,9 @@ impl Engine {
     pub fn integrity_check(&self) -> Result<crate::integrity::IntegrityReport> {
         match &self.backend {
             Backend::Db(db) => crate::integrity::check(db),
-            Backend::Mem(_) => Err(Error::Unsupported(
-                "the in-memory row store has no pages to check".into(),
-            )),
+            Backend::Mem(_) => {
+                Err(Error::Unsupported("the in-memory row store has no pages to check".into()))
+            }
         }
     }
 
@@ -329,6 +329,7 @@ fn run(
     budget: usize,
 ) -> Result<Outcome> {
     let resolver = |m: &ParamMap| resolve_params(m, params);
+    let _text = crate::planner::bind::with_statement_text(source.cloned());
     match stmt {
         ast::Statement::Query(q) => {
             let (columns, mut op, pv) = plan_select(store, schema, q, params, source)?;

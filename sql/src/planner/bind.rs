@@ -95,6 +95,26 @@ pub struct Binder<'a> {
     pub source: Option<Arc<str>>,
 }
 
+thread_local! {
+    /// The text of the statement being bound on this thread, for binders
+    /// (DML, DDL) that are not given it: literal spans point into it.
+    static STATEMENT_TEXT: std::cell::RefCell<Option<Arc<str>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Makes `text` the statement text of binders on this thread until the
+/// returned guard drops.
+pub fn with_statement_text(text: Option<Arc<str>>) -> impl Drop {
+    struct Reset(Option<Arc<str>>);
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            let old = self.0.take();
+            STATEMENT_TEXT.with(|t| *t.borrow_mut() = old);
+        }
+    }
+    Reset(STATEMENT_TEXT.with(|t| std::mem::replace(&mut *t.borrow_mut(), text)))
+}
+
 impl<'a> Binder<'a> {
     pub fn new(schema: &'a Schema, store: &'a dyn RowStore) -> Binder<'a> {
         Binder {
@@ -252,7 +272,10 @@ impl<'a> Binder<'a> {
                     None => return Err(Error::InvalidInput(format!("no such column: {q}.{c}"))),
                 }
             }
-            A::Value(v) => self.literal(&v.value)?,
+            A::Value(v) => match self.hex_integer(v)? {
+                Some(n) => Expr::Literal(n),
+                None => self.literal(&v.value)?,
+            },
             A::Nested(inner) => {
                 let x = self.bind_expr(inner)?;
                 // A parenthesised column keeps its affinity in SQLite.
@@ -503,6 +526,27 @@ impl<'a> Binder<'a> {
             B::Glob => Expr::Glob { expr: Box::new(l), pattern: Box::new(r), negated: false },
             _ => return Err(Error::Unsupported(format!("operator {op}"))),
         })
+    }
+
+    /// `0x1F` (an integer) and `X'1F'` (a blob) are the same sqlparser
+    /// token; the statement's text tells them apart.
+    fn hex_integer(&self, v: &ast::ValueWithSpan) -> Result<Option<Value>> {
+        let ast::Value::HexStringLiteral(h) = &v.value else { return Ok(None) };
+        let src = match &self.source {
+            Some(s) => s.clone(),
+            None => match STATEMENT_TEXT.with(|t| t.borrow().clone()) {
+                Some(s) => s,
+                None => return Ok(None),
+            },
+        };
+        let src = &*src;
+        let at = crate::script::slowpath::offset_of(src, v.span.start);
+        if at.and_then(|o| src.as_bytes().get(o)) != Some(&b'0') {
+            return Ok(None);
+        }
+        crate::script::literal::hex_integer(h, false)
+            .map(Some)
+            .ok_or_else(|| Error::InvalidInput(format!("hex literal too big: 0x{h}")))
     }
 
     fn literal(&mut self, v: &ast::Value) -> Result<Expr> {

@@ -27,8 +27,8 @@
 
 mod fastpath;
 mod insert;
-mod literal;
-mod slowpath;
+pub(crate) mod literal;
+pub(crate) mod slowpath;
 mod splitter;
 
 pub use fastpath::parse_insert_fast;

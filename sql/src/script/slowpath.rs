@@ -181,7 +181,7 @@ fn literal_value(sql: &str, expr: &Expr, backslash: bool) -> Result<Option<Value
 }
 
 /// The byte offset of a 1-based line/column (columns count characters).
-fn offset_of(sql: &str, loc: Location) -> Option<usize> {
+pub(crate) fn offset_of(sql: &str, loc: Location) -> Option<usize> {
     let (line, column) = (usize::try_from(loc.line).ok()?, usize::try_from(loc.column).ok()?);
     let mut line_start = 0;
     if line > 1 {
