@@ -540,8 +540,15 @@ impl<'a> Binder<'a> {
             },
         };
         let src = &*src;
+        // The token must read `0x<digits>` there; a span into another text
+        // then cannot pass for a hex integer. (A view's body is stored as
+        // sqlparser renders it, which writes both forms as X'..': views
+        // keep hex integers as blobs — a known gap.)
         let at = crate::script::slowpath::offset_of(src, v.span.start);
-        if at.and_then(|o| src.as_bytes().get(o)) != Some(&b'0') {
+        let is_int = at.and_then(|o| src.as_bytes().get(o..)).is_some_and(|t| {
+            t.len() > 2 && t[..2].eq_ignore_ascii_case(b"0x") && t[2..].starts_with(h.as_bytes())
+        });
+        if !is_int {
             return Ok(None);
         }
         crate::script::literal::hex_integer(h, false)
