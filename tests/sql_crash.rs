@@ -24,11 +24,12 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use asadb_pager::{CrashWorld, Io, PageId};
+use asadb_pager::{CrashWorld, Io};
 use asadb_sql::Value;
-use asadb_sql::btree::{Index, PageUsage, Table};
+use asadb_sql::catalog::Schema;
 use asadb_sql::session::{Engine, Params, Session};
-use asadb_txn::{Db, Options, PageRead, Synchronous};
+use asadb_sql::storage::{BtreeStore, Tx};
+use asadb_txn::{Db, Options, Synchronous};
 
 const SEEDS: u64 = 4;
 const TXNS: u64 = 60;
@@ -199,41 +200,13 @@ fn run(s: &mut Session, steps: &[Step]) -> Outcome {
     Outcome { models, committed, in_flight: false, error: None }
 }
 
-/// The SQL layer's structural check (see `sql_restart.rs`); returns the
-/// names of the catalog's tables.
+/// The whole-database check (pages, trees, page accounting, indexes
+/// against tables) must pass; returns the names of the tables.
 fn sql_tree_check(db: &Db) -> Vec<String> {
-    let report = db.integrity_check().unwrap();
-    assert!(report.is_ok(), "txn integrity check: {:?}", report.problems);
-    let txn = db.begin_read().unwrap();
-    let header = PageRead::header(&txn);
-    let mut usage = PageUsage::new();
-    let mut tables = Vec::new();
-    if header.catalog_root != 0 {
-        let catalog = Table::open(PageId(header.catalog_root));
-        catalog.check(&txn, &mut usage).unwrap();
-        let mut cur = catalog.cursor(&txn);
-        let mut more = cur.first().unwrap();
-        while more {
-            let v = cur.values().unwrap();
-            let root = match &v[3] {
-                Value::Integer(r) => u32::try_from(*r).unwrap(),
-                other => panic!("catalog rootpage {other:?}"),
-            };
-            match (&v[0], &v[1]) {
-                (Value::Text(k), Value::Text(name)) if k == "table" => {
-                    Table::open(PageId(root)).check(&txn, &mut usage).unwrap();
-                    tables.push(name.clone());
-                }
-                (Value::Text(k), _) if k == "index" => {
-                    Index::open(PageId(root)).check(&txn, &mut usage).unwrap();
-                }
-                other => panic!("catalog entry {other:?}"),
-            }
-            more = cur.next().unwrap();
-        }
-    }
-    usage.account(&report.free_pages, header.page_count).unwrap();
-    tables
+    let report = Engine::with_db(db.clone()).integrity_check().unwrap();
+    assert!(report.is_ok(), "integrity check: {:?}", report.problems);
+    let store = BtreeStore::new(Tx::Read(db.begin_read().unwrap()));
+    Schema::load(&store).unwrap().tables.values().map(|t| t.name.clone()).collect()
 }
 
 /// What the recovered database holds.

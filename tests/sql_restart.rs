@@ -12,11 +12,9 @@
 
 use std::path::Path;
 
-use asadb_pager::PageId;
 use asadb_sql::Value;
-use asadb_sql::btree::{Index, PageUsage, Table};
 use asadb_sql::session::{Engine, Outcome, Params, Session};
-use asadb_txn::{Db, Options, PageRead, Synchronous};
+use asadb_txn::{Db, Options, Synchronous};
 
 const ROWS: i64 = 100_000;
 const TXNS: i64 = 10;
@@ -74,43 +72,12 @@ fn insert_all(s: &mut Session) {
     }
 }
 
-/// The SQL layer's structural check: every tree in the catalog (and the
-/// catalog itself) passes `check`, and the pages they use plus the free
-/// list account for every page of the file.
+/// The whole-database check: page checksums and free list, every tree's
+/// invariants, page accounting, and the index against its table.
 fn sql_tree_check(db: &Db) {
-    let report = db.integrity_check().unwrap();
-    assert!(report.is_ok(), "txn integrity check: {:?}", report.problems);
-    let txn = db.begin_read().unwrap();
-    let header = PageRead::header(&txn);
-    assert_ne!(header.catalog_root, 0, "no catalog");
-    let mut usage = PageUsage::new();
-    let catalog = Table::open(PageId(header.catalog_root));
-    catalog.check(&txn, &mut usage).unwrap();
-    let mut cur = catalog.cursor(&txn);
-    let mut trees = 0;
-    let mut more = cur.first().unwrap();
-    while more {
-        let v = cur.values().unwrap();
-        let root = match &v[3] {
-            Value::Integer(r) => u32::try_from(*r).unwrap(),
-            other => panic!("catalog rootpage {other:?}"),
-        };
-        match (&v[0], root) {
-            (_, 0) => {}
-            (Value::Text(k), r) if k == "table" => {
-                Table::open(PageId(r)).check(&txn, &mut usage).unwrap();
-                trees += 1;
-            }
-            (Value::Text(k), r) if k == "index" => {
-                Index::open(PageId(r)).check(&txn, &mut usage).unwrap();
-                trees += 1;
-            }
-            (k, _) => panic!("catalog entry of kind {k:?}"),
-        }
-        more = cur.next().unwrap();
-    }
-    assert_eq!(trees, 2, "expected the table and its index in the catalog");
-    usage.account(&report.free_pages, header.page_count).unwrap();
+    let report = Engine::with_db(db.clone()).integrity_check().unwrap();
+    assert!(report.is_ok(), "integrity check: {:?}", report.problems);
+    assert_eq!((report.tables, report.indexes), (1, 1), "the table and its index");
 }
 
 fn verify(s: &mut Session) {
