@@ -91,6 +91,44 @@ impl Target {
         })
     }
 
+    /// Applies the conflict action to every UNIQUE index entry that `local`
+    /// (the row to be stored at `rowid`) would collide with: `Ok(false)`
+    /// when OR IGNORE skips the row, an error for ABORT, and for REPLACE
+    /// the other row is deleted.
+    fn resolve_unique(
+        &self,
+        store: &dyn RowStore,
+        local: &[Value],
+        rowid: i64,
+        action: Conflict,
+    ) -> Result<bool> {
+        for ix in self.indexes.iter().filter(|i| i.unique) {
+            let key = self.key(ix, local);
+            if key.iter().any(|v| matches!(v, Value::Null)) {
+                continue;
+            }
+            let Some(other) = store.index_lookup(ix, &key)? else { continue };
+            if other == rowid {
+                continue;
+            }
+            match action {
+                Conflict::Ignore => return Ok(false),
+                Conflict::Replace => {
+                    if let Some(old) = store.get(&self.table, other)? {
+                        self.delete(store, other, &old)?;
+                    }
+                }
+                Conflict::Abort => {
+                    return Err(Error::Constraint(format!(
+                        "UNIQUE constraint failed: {}",
+                        self.constraint(&ix.columns)
+                    )));
+                }
+            }
+        }
+        Ok(true)
+    }
+
     fn constraint(&self, cols: &[usize]) -> String {
         cols.iter()
             .map(|c| format!("{}.{}", self.table.name, self.table.columns[*c].name))
@@ -181,30 +219,8 @@ impl Target {
                 }
             }
         }
-        for ix in self.indexes.iter().filter(|i| i.unique) {
-            let key = self.key(ix, &local);
-            if key.iter().any(|v| matches!(v, Value::Null)) {
-                continue;
-            }
-            if let Some(other) = store.index_lookup(ix, &key)? {
-                if other == rowid {
-                    continue;
-                }
-                match action {
-                    Conflict::Ignore => return Ok(None),
-                    Conflict::Replace => {
-                        if let Some(old) = store.get(t, other)? {
-                            self.delete(store, other, &old)?;
-                        }
-                    }
-                    Conflict::Abort => {
-                        return Err(Error::Constraint(format!(
-                            "UNIQUE constraint failed: {}",
-                            self.constraint(&ix.columns)
-                        )));
-                    }
-                }
-            }
+        if !self.resolve_unique(store, &local, rowid, action)? {
+            return Ok(None);
         }
         let mut stored = local[..t.columns.len()].to_vec();
         if let Some(a) = t.rowid_alias {
@@ -628,30 +644,8 @@ fn insert_at(
             return Err(Error::Constraint(format!("CHECK constraint failed: {text}")));
         }
     }
-    for ix in target.indexes.iter().filter(|i| i.unique) {
-        let key = target.key(ix, &local);
-        if key.iter().any(|v| matches!(v, Value::Null)) {
-            continue;
-        }
-        if let Some(other) = store.index_lookup(ix, &key)? {
-            if other == rowid {
-                continue;
-            }
-            match action {
-                Conflict::Ignore => return Ok(None),
-                Conflict::Replace => {
-                    if let Some(old) = store.get(t0, other)? {
-                        target.delete(store, other, &old)?;
-                    }
-                }
-                Conflict::Abort => {
-                    return Err(Error::Constraint(format!(
-                        "UNIQUE constraint failed: {}",
-                        target.constraint(&ix.columns)
-                    )));
-                }
-            }
-        }
+    if !target.resolve_unique(store, &local, rowid, action)? {
+        return Ok(None);
     }
     store.insert(t0, rowid, &vals_row)?;
     for ix in &target.indexes {
