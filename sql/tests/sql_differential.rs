@@ -6,9 +6,10 @@
 //! leaves the order open), in order otherwise; values are compared with
 //! their storage class (REALs by bits).
 
+mod values_common;
+
 use asadb_sql::Value;
 use asadb_sql::session::{Engine, Outcome, Params, Session};
-use rusqlite::types::ValueRef;
 
 /// A tiny deterministic generator (no dependency on `rand` needed).
 struct Lcg(u64);
@@ -135,24 +136,7 @@ fn ours_rows(s: &mut Session, sql: &str) -> Result<Vec<Vec<Value>>, String> {
 }
 
 fn sqlite_rows(c: &rusqlite::Connection, sql: &str) -> Result<Vec<Vec<Value>>, String> {
-    let mut st = c.prepare(sql).map_err(|e| e.to_string())?;
-    let n = st.column_count();
-    let mut rows = st.query([]).map_err(|e| e.to_string())?;
-    let mut out = Vec::new();
-    while let Some(r) = rows.next().map_err(|e| e.to_string())? {
-        let mut row = Vec::new();
-        for i in 0..n {
-            row.push(match r.get_ref(i).map_err(|e| e.to_string())? {
-                ValueRef::Null => Value::Null,
-                ValueRef::Integer(i) => Value::Integer(i),
-                ValueRef::Real(f) => Value::Real(f),
-                ValueRef::Text(t) => Value::Text(String::from_utf8_lossy(t).into_owned()),
-                ValueRef::Blob(b) => Value::Blob(b.to_vec()),
-            });
-        }
-        out.push(row);
-    }
-    Ok(out)
+    values_common::sqlite_query(c, sql).map(|(_, rows)| rows)
 }
 
 /// An exact, class-aware rendering (REAL by bits) for comparison.

@@ -17,6 +17,8 @@
 
 use std::path::{Path, PathBuf};
 
+mod values_common;
+
 use asadb_sql::Value;
 use asadb_sql::session::{Engine, Outcome, Params, Session};
 
@@ -114,26 +116,7 @@ impl Db for Sqlite {
         self.0.execute_batch(sql).map_err(|e| e.to_string())
     }
     fn query(&mut self, sql: &str) -> Result<(Vec<String>, Vec<Vec<Value>>), String> {
-        let mut st = self.0.prepare(sql).map_err(|e| e.to_string())?;
-        let cols: Vec<String> = st.column_names().map(|s| s.to_string()).collect();
-        let n = cols.len();
-        let mut rows = st.query([]).map_err(|e| e.to_string())?;
-        let mut out = Vec::new();
-        while let Some(r) = rows.next().map_err(|e| e.to_string())? {
-            let mut row = Vec::new();
-            for i in 0..n {
-                use rusqlite::types::ValueRef as V;
-                row.push(match r.get_ref(i).map_err(|e| e.to_string())? {
-                    V::Null => Value::Null,
-                    V::Integer(i) => Value::Integer(i),
-                    V::Real(f) => Value::Real(f),
-                    V::Text(t) => Value::Text(String::from_utf8_lossy(t).into_owned()),
-                    V::Blob(b) => Value::Blob(b.to_vec()),
-                });
-            }
-            out.push(row);
-        }
-        Ok((cols, out))
+        values_common::sqlite_query(&self.0, sql)
     }
 }
 

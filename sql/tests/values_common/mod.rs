@@ -42,6 +42,23 @@ pub fn from_ref(v: ValueRef<'_>) -> Value {
     }
 }
 
+/// Runs a query in SQLite: its column names and rows as our values.
+pub fn sqlite_query(
+    c: &rusqlite::Connection,
+    sql: &str,
+) -> Result<(Vec<String>, Vec<Vec<Value>>), String> {
+    let mut st = c.prepare(sql).map_err(|e| e.to_string())?;
+    let cols: Vec<String> = st.column_names().map(|s| s.to_string()).collect();
+    let n = cols.len();
+    let mut rows = st.query([]).map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next().map_err(|e| e.to_string())? {
+        let row = (0..n).map(|i| r.get_ref(i).map(from_ref)).collect::<Result<Vec<_>, _>>();
+        out.push(row.map_err(|e| e.to_string())?);
+    }
+    Ok((cols, out))
+}
+
 /// Exact equality: same storage class; REAL by bits; TEXT/BLOB by bytes.
 pub fn same(a: &Value, b: &Value) -> bool {
     match (a, b) {
