@@ -91,6 +91,8 @@ pub(crate) struct State {
     /// Script bytes executed since open, and the time spent executing.
     pub(crate) executed_bytes: u64,
     pub(crate) executing_time: Duration,
+    /// Statements the worker ran since open (committed or not).
+    pub(crate) executed_statements: u64,
 }
 
 #[derive(Debug)]
@@ -137,6 +139,9 @@ pub struct Stats {
     pub current_job: Option<JobId>,
     /// Script bytes per second over the time the worker spent executing.
     pub throughput_bytes_per_sec: f64,
+    /// Statements the worker ran since open, whatever their outcome
+    /// (a counter: it only grows while the Reservoir is open).
+    pub statements_executed: u64,
     pub advice: Advice,
 }
 
@@ -217,6 +222,7 @@ impl Reservoir {
             shutting_down: false,
             current: None,
             executed_bytes: 0,
+            executed_statements: 0,
             executing_time: Duration::ZERO,
         };
         // Start every run from a compact log holding the recovered states.
@@ -516,6 +522,7 @@ impl Reservoir {
             } else {
                 0.0
             },
+            statements_executed: st.executed_statements,
             advice: Advice {
                 recommended_chunk_bytes: recommended,
                 pressure,

@@ -224,6 +224,7 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
         };
         run.done = index + 1;
         run.offset = end;
+        inner.state.lock().executed_statements += 1;
         run.batch_statements += 1;
         run.batch_bytes += stmt.end - stmt.start;
         match outcome {
