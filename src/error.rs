@@ -133,6 +133,7 @@ fn sql_kind(e: &asadb_sql::Error) -> ErrorKind {
         S::TooLarge(_) => ErrorKind::TooLarge,
         S::Unsupported(_) => ErrorKind::Unsupported,
         S::Io(_) => ErrorKind::Io,
+        S::Interrupted => ErrorKind::Timeout,
         _ => ErrorKind::InvalidInput,
     }
 }

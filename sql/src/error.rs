@@ -29,6 +29,10 @@ pub enum Error {
     /// The statement or feature is not supported (yet).
     #[error("not supported: {0}")]
     Unsupported(String),
+    /// The statement was stopped by its session's
+    /// [`Interrupt`](crate::storage::Interrupt); its effects were undone.
+    #[error("interrupted")]
+    Interrupted,
     /// Reading input other than the database (e.g. a script) failed.
     #[error("I/O error: {0}")]
     Io(#[from] std::io::Error),

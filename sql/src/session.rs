@@ -32,7 +32,7 @@ use crate::catalog::Schema;
 use crate::exec::dml::{self, DmlResult};
 use crate::exec::{Context, Operator, SubCache, build};
 use crate::planner::{Binder, ParamMap, plan_query};
-use crate::storage::{BtreeStore, MemStore, MemTxn, RowStore, Tx};
+use crate::storage::{BtreeStore, Interrupt, Interrupted, MemStore, MemTxn, RowStore, Tx};
 use crate::value::Value;
 use crate::{Error, Result};
 
@@ -157,6 +157,7 @@ impl Engine {
             private: None,
             ddl: false,
             source: None,
+            interrupt: None,
         }
     }
 
@@ -215,6 +216,8 @@ pub struct Session {
     ddl: bool,
     /// Text of the statement being run (spans point into it).
     source: Option<Arc<str>>,
+    /// Stops this session's statements from another thread.
+    interrupt: Option<Interrupt>,
 }
 
 /// A streaming query result.
@@ -226,6 +229,7 @@ pub struct Rows<'s> {
     cache: SubCache,
     done: bool,
     budget: usize,
+    interrupt: Option<Interrupt>,
 }
 
 enum StoreRef<'s> {
@@ -250,6 +254,18 @@ impl Iterator for Rows<'_> {
             StoreRef::Owned(t) => &**t,
             StoreRef::Borrowed(s) => *s,
             StoreRef::Materialised(it) => return it.next().map(Ok),
+        };
+        let guard;
+        let store = match &self.interrupt {
+            Some(i) if i.is_set() => {
+                self.done = true;
+                return Some(Err(Error::Interrupted));
+            }
+            Some(i) => {
+                guard = Interrupted::new(store, i);
+                &guard as &dyn RowStore
+            }
+            None => store,
         };
         let mut cx = Context::new(store, &self.params, &self.cache);
         cx.budget = self.budget;
@@ -405,6 +421,16 @@ fn plan_select(
 }
 
 impl Session {
+    /// Gives this session an [`Interrupt`]: once it is set, the running
+    /// statement (and any statement started while it stays set) fails with
+    /// [`Error::Interrupted`] within a row, and its effects are undone as
+    /// for any failed statement. An open transaction stays open (like
+    /// SQLite's `sqlite3_interrupt` inside `BEGIN`); the caller decides
+    /// whether to roll it back. `None` removes it.
+    pub fn set_interrupt(&mut self, interrupt: Option<Interrupt>) {
+        self.interrupt = interrupt;
+    }
+
     /// True inside `BEGIN … COMMIT` (or an outermost SAVEPOINT).
     pub fn in_transaction(&self) -> bool {
         self.txn.is_some()
@@ -480,6 +506,7 @@ impl Session {
                 cache: SubCache::default(),
                 done: false,
                 budget: 0,
+                interrupt: None,
             });
         };
         match self.txn.take() {
@@ -497,6 +524,7 @@ impl Session {
                     cache: SubCache::default(),
                     done: false,
                     budget: self.engine.memory_budget(),
+                    interrupt: self.interrupt.clone(),
                 })
             }
             None => {
@@ -511,6 +539,7 @@ impl Session {
                     cache: SubCache::default(),
                     done: false,
                     budget: self.engine.memory_budget(),
+                    interrupt: self.interrupt.clone(),
                 })
             }
         }
@@ -624,6 +653,11 @@ impl Session {
         ddl: bool,
         f: impl FnOnce(&dyn RowStore, &Schema) -> Result<Outcome>,
     ) -> Result<Outcome> {
+        let interrupt = self.interrupt.clone();
+        let f = |store: &dyn RowStore, schema: &Schema| match &interrupt {
+            Some(i) => f(&Interrupted::new(store, i), schema),
+            None => f(store, schema),
+        };
         match self.txn.take() {
             None => {
                 let t = self.engine.begin(write)?;

@@ -17,12 +17,14 @@
 //!   executor materialises the rows it modifies before modifying them.
 
 mod btree;
+mod interrupt;
 mod mem;
 
 use std::cmp::Ordering;
 use std::ops::Bound;
 
 pub use btree::{BtreeStore, Tx};
+pub use interrupt::{Interrupt, Interrupted};
 pub use mem::{MemStore, MemTxn};
 
 use crate::Result;
