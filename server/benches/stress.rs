@@ -1,0 +1,284 @@
+//! The end-to-end stress run (issue 5), side by side with SQLite in one run.
+//!
+//! AsaDB: the generated script (`CREATE TABLE`, `BEGIN`, 1,000 INSERTs of
+//! 100 rows, `COMMIT`: 1,003 statements, about 3.1 MB for 100k rows) is
+//! streamed to the real release `asadb serve` through
+//! `POST /api/reservoir/jobs`; the load time runs from the first byte sent
+//! to the job's durable completion (polled every 2 ms). The server is
+//! stopped with SIGTERM and started again, and every row is read back
+//! through `/api/query` pages — keyset (`WHERE id > ? ORDER BY id LIMIT
+//! 500`) and offset paging of `SELECT * FROM t ORDER BY id` — each row
+//! checked against the generator. Peak memory is the server's `VmHWM`
+//! just before each stop.
+//!
+//! SQLite: rusqlite (bundled) runs the same script, statement by statement
+//! as the file is read, in its single transaction, WAL mode and
+//! `synchronous=FULL`, on a file in the same temp dir; then a fresh
+//! connection reads every row back. Each SQLite step runs in a child
+//! process (this binary re-executed with `ASADB_STRESS_CHILD` set), so its
+//! `VmHWM` belongs to that step alone.
+//!
+//! Run: `cargo bench -p asadb-server --bench stress`. Environment:
+//! `ASADB_STRESS_ROWS` (default 100000), `ASADB_STRESS_OFFSET_LIMIT_SECS`
+//! (default 300: offset paging is given up after that long and reported
+//! as such).
+
+#[path = "../tests/common/stress.rs"]
+mod stress;
+
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use stress::{Paging, ReadBack, Row, Script, Server, Verifier, read_back, write_script};
+
+const CHILD_ENV: &str = "ASADB_STRESS_CHILD";
+/// The predecessor of this design on the 100k-row run (issue 5).
+const PREDECESSOR_SECS: f64 = 48.6;
+const PREDECESSOR_MB: f64 = 196.5;
+
+fn main() {
+    if let Ok(mode) = std::env::var(CHILD_ENV) {
+        child(&mode);
+        return;
+    }
+    let rows = env_u64("ASADB_STRESS_ROWS", 100_000);
+    let offset_limit = Duration::from_secs(env_u64("ASADB_STRESS_OFFSET_LIMIT_SECS", 300));
+    let work = tempfile::tempdir().expect("tempdir");
+    let script = write_script(&work.path().join("script.sql"), rows);
+    println!(
+        "stress run: {rows} rows, script {:.2} MB, {} statements",
+        script.bytes as f64 / 1e6,
+        script.statements
+    );
+
+    let a = asadb_run(&work.path().join("asadb"), &script, offset_limit);
+
+    let sdir = work.path().join("sqlite");
+    std::fs::create_dir_all(&sdir).expect("mkdir");
+    let s_load = run_child("sqlite-load", &sdir, &script);
+    let s_read = run_child("sqlite-read", &sdir, &script);
+
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let mib = |kib: u64| kib as f64 / 1024.0;
+    println!();
+    println!("{:<58} {:>10} {:>10}", "", "time", "peak RSS");
+    println!(
+        "{:<58} {:>7.1} ms {:>6.1} MiB",
+        "asadb  load: HTTP upload to durable completion",
+        ms(a.load),
+        mib(a.load_hwm_kib)
+    );
+    println!("{:<58} {:>7.1} ms", "         of which the upload (to the 201 answer)", ms(a.upload));
+    println!("{:<58} {:>7.1} ms", "asadb  restart (spawn to listening)", ms(a.restart));
+    println!(
+        "{:<58} {:>7.1} ms {:>6.1} MiB",
+        format!("asadb  read-back, keyset paging ({} pages)", a.keyset.pages),
+        ms(a.keyset.elapsed),
+        mib(a.read_hwm_kib)
+    );
+    let offset_line = format!("asadb  read-back, offset paging ({} pages)", a.offset.pages);
+    if a.offset.gave_up {
+        println!(
+            "{offset_line:<58} gave up after {:.1} s at row {} of {rows}",
+            a.offset.elapsed.as_secs_f64(),
+            a.offset.verifier.count
+        );
+    } else {
+        println!("{offset_line:<58} {:>7.1} ms", ms(a.offset.elapsed));
+    }
+    println!(
+        "{:<58} {:>7.1} ms {:>6.1} MiB",
+        "sqlite load: one transaction, WAL, synchronous=FULL",
+        ms(s_load.elapsed),
+        mib(s_load.hwm_kib)
+    );
+    println!(
+        "{:<58} {:>7.1} ms {:>6.1} MiB",
+        "sqlite read-back: SELECT * FROM t ORDER BY id",
+        ms(s_read.elapsed),
+        mib(s_read.hwm_kib)
+    );
+    println!(
+        "{:<58} {:>7.1} ms {:>6.1} MiB  (48.6 s, 196.5 MB)",
+        "predecessor (reference, issue 5)",
+        PREDECESSOR_SECS * 1e3,
+        PREDECESSOR_MB / 1.048_576
+    );
+    let ratio = a.load.as_secs_f64() / s_load.elapsed.as_secs_f64();
+    println!();
+    println!(
+        "ratio asadb/sqlite: load {ratio:.2}x (target <= 1.5x, goal < 1x), keyset read-back \
+         {:.2}x, peak memory {:.2}x",
+        a.keyset.elapsed.as_secs_f64() / s_read.elapsed.as_secs_f64(),
+        a.load_hwm_kib.max(a.read_hwm_kib) as f64 / s_load.hwm_kib.max(s_read.hwm_kib) as f64
+    );
+    println!(
+        "asadb server peak {:.1} MiB (target < 32 MB); vs predecessor: {:.1}x faster, {:.1}x \
+         less memory",
+        mib(a.load_hwm_kib.max(a.read_hwm_kib)),
+        PREDECESSOR_SECS / a.load.as_secs_f64(),
+        PREDECESSOR_MB * 1e6 / (a.load_hwm_kib.max(a.read_hwm_kib) as f64 * 1024.0)
+    );
+    println!(
+        "verified: {rows} rows, checksum {:#018x}, equal in the asadb and sqlite read-backs",
+        script.checksum
+    );
+}
+
+fn env_u64(name: &str, default: u64) -> u64 {
+    match std::env::var(name) {
+        Ok(v) => v.trim().parse().unwrap_or_else(|_| panic!("{name}={v:?} is not a number")),
+        Err(_) => default,
+    }
+}
+
+/// What the AsaDB half measured.
+struct AsadbRun {
+    upload: Duration,
+    load: Duration,
+    load_hwm_kib: u64,
+    restart: Duration,
+    keyset: ReadBack,
+    offset: ReadBack,
+    read_hwm_kib: u64,
+}
+
+fn asadb_run(data: &Path, script: &Script, offset_limit: Duration) -> AsadbRun {
+    let server = Server::start(data);
+    let client = server.client();
+    let started = Instant::now();
+    let id = client.submit_file(&script.path);
+    let upload = started.elapsed();
+    let job = client.wait_terminal(id, Duration::from_secs(3600));
+    let load = started.elapsed();
+    assert_eq!(job["state"], "completed", "{job}\n{}", server.stderr());
+    assert_eq!(job["progress"]["rows_affected"], script.rows, "{job}");
+    assert_eq!(job["progress"]["statements_done"], script.statements, "{job}");
+    assert_eq!(
+        client.metric("asadb_statements_executed_total"),
+        Some(script.statements as f64),
+        "asadb_statements_executed_total"
+    );
+    let load_hwm_kib = server.vm_hwm_kib();
+    let status = server.terminate();
+    assert!(status.success(), "SIGTERM exit: {status}");
+
+    let started = Instant::now();
+    let server = Server::start(data);
+    let restart = started.elapsed();
+    let client = server.client();
+    let keyset = read_back(&client, Paging::Keyset, Duration::from_secs(3600));
+    assert!(!keyset.gave_up);
+    keyset.verifier.finish(script).unwrap_or_else(|e| panic!("keyset read-back: {e}"));
+    let offset = read_back(&client, Paging::Offset, offset_limit);
+    if !offset.gave_up {
+        offset.verifier.finish(script).unwrap_or_else(|e| panic!("offset read-back: {e}"));
+    }
+    let read_hwm_kib = server.vm_hwm_kib();
+    let status = server.terminate();
+    assert!(status.success(), "SIGTERM exit after the read-back: {status}");
+    AsadbRun { upload, load, load_hwm_kib, restart, keyset, offset, read_hwm_kib }
+}
+
+/// What one SQLite child measured.
+struct ChildRun {
+    elapsed: Duration,
+    hwm_kib: u64,
+}
+
+/// Runs this binary as a child in `mode` and parses its `RESULT` line:
+/// seconds, VmHWM in KiB, rows, checksum.
+fn run_child(mode: &str, dir: &Path, script: &Script) -> ChildRun {
+    let exe = std::env::current_exe().expect("current_exe");
+    let out = Command::new(exe)
+        .env(CHILD_ENV, mode)
+        .env("ASADB_STRESS_DIR", dir)
+        .env("ASADB_STRESS_SCRIPT", &script.path)
+        .output()
+        .expect("spawn child");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "child {mode} failed: {}\n{stdout}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let line = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("RESULT "))
+        .unwrap_or_else(|| panic!("child {mode} printed no RESULT line: {stdout}"));
+    let f: Vec<&str> = line.split_whitespace().collect();
+    let rows: u64 = f[2].parse().expect("rows");
+    let checksum = u64::from_str_radix(f[3], 16).expect("checksum");
+    assert_eq!(rows, script.rows, "{mode}: rows");
+    if mode == "sqlite-read" {
+        assert_eq!(checksum, script.checksum, "{mode}: checksum");
+    }
+    ChildRun {
+        elapsed: Duration::from_secs_f64(f[0].parse().expect("secs")),
+        hwm_kib: f[1].parse().expect("hwm"),
+    }
+}
+
+/// Peak resident set size of this process, in KiB.
+fn own_vm_hwm_kib() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM")
+}
+
+fn child(mode: &str) {
+    let dir = std::env::var_os("ASADB_STRESS_DIR").expect("ASADB_STRESS_DIR");
+    let db = Path::new(&dir).join("db.sqlite");
+    let started = Instant::now();
+    let (rows, checksum) = match mode {
+        "sqlite-load" => {
+            let script = std::env::var_os("ASADB_STRESS_SCRIPT").expect("ASADB_STRESS_SCRIPT");
+            (sqlite_load(&db, Path::new(&script)), 0)
+        }
+        "sqlite-read" => sqlite_read(&db),
+        other => panic!("unknown child mode {other}"),
+    };
+    let secs = started.elapsed().as_secs_f64();
+    println!("RESULT {secs} {} {rows} {checksum:x}", own_vm_hwm_kib());
+}
+
+/// The script, one statement a line, read as a stream (the script's own
+/// BEGIN/COMMIT make it one transaction).
+fn sqlite_load(db: &Path, script: &Path) -> u64 {
+    let conn = rusqlite::Connection::open(db).expect("open sqlite");
+    let mode: String =
+        conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0)).expect("journal_mode");
+    assert_eq!(mode, "wal");
+    conn.pragma_update(None, "synchronous", "FULL").expect("synchronous");
+    let reader = BufReader::new(File::open(script).expect("open the script"));
+    for line in reader.lines() {
+        conn.execute_batch(&line.expect("read the script")).expect("statement");
+    }
+    assert!(conn.is_autocommit(), "the script's COMMIT ended its transaction");
+    conn.query_row("SELECT count(*) FROM t", [], |r| r.get::<_, i64>(0)).expect("count") as u64
+}
+
+fn sqlite_read(db: &Path) -> (u64, u64) {
+    let conn = rusqlite::Connection::open(db).expect("open sqlite");
+    let mut stmt = conn.prepare("SELECT * FROM t ORDER BY id").expect("prepare");
+    let mut rows = stmt.query([]).expect("query");
+    let mut verifier = Verifier::default();
+    while let Some(r) = rows.next().expect("row") {
+        let row = Row {
+            id: r.get(0).expect("id"),
+            name: r.get(1).expect("name"),
+            qty: r.get(2).expect("qty"),
+            price: r.get(3).expect("price"),
+            note: r.get(4).expect("note"),
+        };
+        verifier.check(&row).unwrap_or_else(|e| panic!("sqlite read-back: {e}"));
+    }
+    (verifier.count, verifier.checksum)
+}
