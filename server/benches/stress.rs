@@ -114,6 +114,7 @@ fn main() {
     };
     line("asadb  load: HTTP upload to durable completion", a_load, Some(a_load_hwm));
     line("         of which the upload (to the 201 answer)", a_upload, None);
+    line("         after the upload (queue, execute, commit, poll)", a_load - a_upload, None);
     line("asadb  restart (spawn to listening)", a_restart, None);
     line(
         &format!("asadb  read-back, keyset paging ({keyset_pages} pages)"),
@@ -131,6 +132,12 @@ fn main() {
         } else {
             line(&what, offset.elapsed.as_secs_f64(), None);
         }
+        println!(
+            "{:<58} {:>7.1} ms / {:.1} ms",
+            "         first page / last page",
+            ms(offset.first_page),
+            ms(offset.last_page)
+        );
     }
     line("sqlite load: one transaction, WAL, synchronous=FULL", s_load, Some(s_load_hwm));
     line("sqlite read-back: SELECT * FROM t ORDER BY id", s_read, Some(s_read_hwm));

@@ -444,6 +444,11 @@ pub struct ReadBack {
     pub elapsed: Duration,
     /// The read stopped at the time limit before the end of the table.
     pub gave_up: bool,
+    /// Round-trip time of the first and of the last page requested (a
+    /// flat cost per page, or one growing with the offset, tells how the
+    /// server pages).
+    pub first_page: Duration,
+    pub last_page: Duration,
 }
 
 /// Reads every row of `t` through `/api/query` pages, checking each row
@@ -454,10 +459,19 @@ pub fn read_back(client: &Client, paging: Paging, limit: Duration) -> ReadBack {
     let mut verifier = Verifier::default();
     let mut pages = 0u64;
     let mut offset = 0u64;
+    let (mut first_page, mut last_page) = (Duration::ZERO, Duration::ZERO);
     loop {
         if started.elapsed() > limit {
-            return ReadBack { verifier, pages, elapsed: started.elapsed(), gave_up: true };
+            return ReadBack {
+                verifier,
+                pages,
+                elapsed: started.elapsed(),
+                gave_up: true,
+                first_page,
+                last_page,
+            };
         }
+        let asked = Instant::now();
         let page = match paging {
             Paging::Keyset => client.query(
                 "SELECT * FROM t WHERE id > ? ORDER BY id LIMIT 500",
@@ -466,6 +480,10 @@ pub fn read_back(client: &Client, paging: Paging, limit: Duration) -> ReadBack {
             ),
             Paging::Offset => client.query("SELECT * FROM t ORDER BY id", Value::Null, offset),
         };
+        last_page = asked.elapsed();
+        if pages == 0 {
+            first_page = last_page;
+        }
         pages += 1;
         for cells in &page.rows {
             let got = Row::from_json(cells).unwrap_or_else(|e| panic!("{paging:?} paging: {e}"));
@@ -485,7 +503,14 @@ pub fn read_back(client: &Client, paging: Paging, limit: Duration) -> ReadBack {
             },
         };
         if done {
-            return ReadBack { verifier, pages, elapsed: started.elapsed(), gave_up: false };
+            return ReadBack {
+                verifier,
+                pages,
+                elapsed: started.elapsed(),
+                gave_up: false,
+                first_page,
+                last_page,
+            };
         }
     }
 }
