@@ -120,6 +120,27 @@ const SORTED: &[&str] = &[
     "SELECT a.id FROM t AS a, t AS b WHERE a.id = b.id ORDER BY a.id",
 ];
 
+/// min()/max() read one row from an end of the scan (checked by
+/// `plans_use_the_scan_order`: a LIMIT the query does not have).
+const MIN_MAX: &[&str] = &[
+    "SELECT min(id), a FROM t",
+    "SELECT max(id), a, n FROM t",
+    "SELECT max(rowid) FROM t",
+    "SELECT min(a), id FROM t",
+    "SELECT min(b), id, c FROM t",
+];
+
+/// Aggregates that still read every row.
+const FULL_AGG: &[&str] = &[
+    "SELECT min(n COLLATE BINARY) FROM t",
+    "SELECT min(n) FROM t",
+    "SELECT max(a), count(*) FROM t",
+    "SELECT max(a) FROM t",
+    "SELECT min(c) FROM t",
+    "SELECT min(a) FROM t WHERE b = 3",
+    "SELECT min(DISTINCT a) FROM t",
+];
+
 const LIMITS: &[&str] = &[
     "",
     " LIMIT 7",
@@ -190,7 +211,7 @@ fn ordered_queries_match_sqlite_on_both_stores() {
     let mut checked = 0;
     for (name, e) in engines() {
         let (mut ours, sqlite) = load(&e);
-        for q in SCAN_ORDERED.iter().chain(SORTED) {
+        for q in SCAN_ORDERED.iter().chain(SORTED).chain(MIN_MAX).chain(FULL_AGG) {
             for l in LIMITS {
                 let sql = format!("{q}{l}");
                 let a = ours_rows(&mut ours, &sql).map(|r| render(&r));
@@ -222,6 +243,14 @@ fn plans_use_the_scan_order() {
         for q in SORTED {
             let plan = explain(&mut ours, q);
             assert!(plan.iter().any(|l| l.contains("SORT")), "[{name}] {q}: {plan:?}");
+        }
+        for q in MIN_MAX {
+            let plan = explain(&mut ours, q);
+            assert!(plan.iter().any(|l| l.trim() == "LIMIT"), "[{name}] {q}: {plan:?}");
+        }
+        for q in FULL_AGG {
+            let plan = explain(&mut ours, q);
+            assert!(!plan.iter().any(|l| l.trim() == "LIMIT"), "[{name}] {q}: {plan:?}");
         }
     }
 }

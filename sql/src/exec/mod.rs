@@ -346,7 +346,7 @@ impl ScanOp {
                     None => ScanState::Done,
                 }
             }
-            Access::Index { index, prefixes, lo, hi, affs, reverse, ordered } => {
+            Access::Index { index, prefixes, lo, hi, affs, reverse, ordered, skip_nulls } => {
                 let conv = |v: Value, j: usize| match affs.get(j).copied().flatten() {
                     Some(a) => a.apply(v),
                     None => v,
@@ -396,7 +396,9 @@ impl ScanOp {
                     }
                 };
                 let whole = |p: &Vec<Value>| {
-                    p.is_empty() && matches!((&lo, &hi), (Bound::Unbounded, Bound::Unbounded))
+                    !*skip_nulls
+                        && p.is_empty()
+                        && matches!((&lo, &hi), (Bound::Unbounded, Bound::Unbounded))
                 };
                 let mut ranges: Vec<KeyRange> = ps
                     .iter()

@@ -68,6 +68,9 @@ pub enum Access {
         /// entries with equal keys then come in rowid order (descending
         /// when `reverse`), as in SQLite, whatever their storage classes.
         ordered: bool,
+        /// With one empty prefix and no range: skip the entries whose
+        /// first column is NULL (they come first), as `min()` wants.
+        skip_nulls: bool,
     },
 }
 

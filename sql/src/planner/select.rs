@@ -568,7 +568,9 @@ fn plan_select_in_scope(
         // NULLS FIRST on ASC / NULLS LAST on DESC are the default order.
         let nulls_default = o.options.nulls_first.is_none_or(|f| f != desc);
         let key = match (&x, coll, nulls_default) {
-            (Expr::Column(c), Collation::Binary, true) => Some(OrderTerm { col: *c, desc }),
+            (Expr::Column(c), Collation::Binary, true) => {
+                Some(OrderTerm { col: *c, desc, skip_nulls: false })
+            }
             _ => None,
         };
         order_terms.push(key);
@@ -622,12 +624,22 @@ fn plan_select_in_scope(
     // FROM + WHERE, asking the scan for the ORDER BY's order when one
     // table's rows go straight to the output.
     let distinct = matches!(s.distinct, Some(ast::Distinct::Distinct));
-    let want: Option<Vec<OrderTerm>> = if !is_agg && !distinct && rels.len() == 1 {
+    let minmax = min_max_column(b, &aggs, &group, having.is_some(), &where_c, &rels);
+    let want: Option<Vec<OrderTerm>> = if let Some(m) = minmax {
+        Some(vec![m])
+    } else if !is_agg && !distinct && rels.len() == 1 {
         order_terms.into_iter().collect::<Option<Vec<_>>>().filter(|v| !v.is_empty())
     } else {
         None
     };
-    let (mut node, ordered) = build_from(b, &mut rels, where_c, on_c, width, want.as_deref())?;
+    let (mut node, scan_ordered) = build_from(b, &mut rels, where_c, on_c, width, want.as_deref())?;
+    if minmax.is_some() && scan_ordered {
+        // The first row in the column's order (NULLs skipped) holds the
+        // answer, and is the row bare columns read, as in SQLite.
+        let one = Some(Expr::Literal(Value::Integer(1)));
+        node = Node::Limit { input: Box::new(node), limit: one, offset: None };
+    }
+    let ordered = scan_ordered && minmax.is_none();
     let sorted = sort_keys.is_empty() || ordered;
 
     let mut exprs: Vec<Expr> = out.iter().map(|c| c.expr.clone()).collect();
@@ -806,7 +818,7 @@ fn build_from(
                         .iter()
                         .map(|o| {
                             let c = o.col.checked_sub(r.offset).filter(|c| *c <= t.columns.len());
-                            c.map(|col| OrderTerm { col, desc: o.desc })
+                            c.map(|col| OrderTerm { col, ..*o })
                         })
                         .collect();
                     if let Some(local) = local {
@@ -1110,6 +1122,7 @@ fn choose_access(b: &Binder, t: &Arc<TableDef>, locals: &[Expr]) -> (Access, f64
                 affs,
                 reverse: false,
                 ordered: false,
+                skip_nulls: false,
             };
             best = Some((score, access, sel));
         }
@@ -1145,6 +1158,36 @@ fn choose_access(b: &Binder, t: &Arc<TableDef>, locals: &[Expr]) -> (Access, f64
 struct OrderTerm {
     col: usize,
     desc: bool,
+    /// Rows whose key is NULL are not wanted (`min(col)`); a scan that can
+    /// skip them cheaply does.
+    skip_nulls: bool,
+}
+
+/// `min(col)` / `max(col)` as the only aggregate of a one-table query
+/// without WHERE, GROUP BY or HAVING, over a BINARY-collated column (or the
+/// rowid): the order a scan must give for its first row to be the answer.
+fn min_max_column(
+    b: &Binder,
+    aggs: &[AggCall],
+    group: &[Expr],
+    having: bool,
+    where_c: &[Expr],
+    rels: &[Rel],
+) -> Option<OrderTerm> {
+    let [agg] = aggs else { return None };
+    let [Expr::Column(col)] = agg.args.as_slice() else { return None };
+    if agg.distinct || !group.is_empty() || having || !where_c.is_empty() || rels.len() != 1 {
+        return None;
+    }
+    let max = match agg.name.to_ascii_lowercase().as_str() {
+        "min" => false,
+        "max" => true,
+        _ => return None,
+    };
+    if b.column_coll(&agg.args[0]) != Some(Collation::Binary) {
+        return None;
+    }
+    Some(OrderTerm { col: *col, desc: max, skip_nulls: !max })
 }
 
 /// Makes `access` deliver rows in `order` (columns of the local row) if
@@ -1184,8 +1227,16 @@ fn order_access(
                     && prefixes[0].len() == index.columns.len()
                     && matches!((&lo, &hi), (Bound::Unbounded, Bound::Unbounded)) =>
             {
-                let access =
-                    Access::Index { index, prefixes, lo, hi, affs, reverse: false, ordered: true };
+                let access = Access::Index {
+                    index,
+                    prefixes,
+                    lo,
+                    hi,
+                    affs,
+                    reverse: false,
+                    ordered: true,
+                    skip_nulls: false,
+                };
                 (access, true)
             }
             other => (other, false),
@@ -1203,6 +1254,7 @@ fn order_access(
                         affs: Vec::new(),
                         reverse: false,
                         ordered: true,
+                        skip_nulls: order[0].skip_nulls,
                     };
                     return (access, true);
                 }
@@ -1214,7 +1266,17 @@ fn order_access(
             // in ascending order: nothing is fixed, the first column sorted.
             let fixed = if prefixes.len() == 1 { prefixes[0].len() } else { 0 };
             let ok = index_gives(&index.columns, &index.desc, fixed, order, &is_rowid);
-            (Access::Index { index, prefixes, lo, hi, affs, reverse: false, ordered: ok }, ok)
+            let access = Access::Index {
+                index,
+                prefixes,
+                lo,
+                hi,
+                affs,
+                reverse: false,
+                ordered: ok,
+                skip_nulls: false,
+            };
+            (access, ok)
         }
         other => (other, false),
     }

@@ -296,3 +296,112 @@ SELECT id FROM t WHERE id <> 8 ORDER BY a DESC
 6
 7
 2
+
+# min()/max() alone read one row from the right end of the rowid order or
+# of an ascending index (NULLs skipped); bare columns come from that row.
+
+onlyif asadb
+query
+EXPLAIN SELECT max(id) FROM t
+----
+PROJECT 1 columns
+  AGGREGATE 0 keys, 1 aggregates
+    LIMIT
+      SCAN t DESC
+
+onlyif asadb
+query
+EXPLAIN SELECT min(a), id FROM t
+----
+PROJECT 2 columns
+  AGGREGATE 0 keys, 1 aggregates
+    LIMIT
+      SCAN t USING INDEX ta
+
+onlyif asadb
+query
+EXPLAIN SELECT max(a) FROM t
+----
+PROJECT 1 columns
+  AGGREGATE 0 keys, 1 aggregates
+    SCAN t
+
+onlyif asadb
+query
+EXPLAIN SELECT min(a) FROM t WHERE id > 2
+----
+PROJECT 1 columns
+  AGGREGATE 0 keys, 1 aggregates
+    SEARCH t USING ROWID RANGE FILTER
+
+onlyif asadb
+query
+EXPLAIN SELECT min(b) FROM t
+----
+PROJECT 1 columns
+  AGGREGATE 0 keys, 1 aggregates
+    SCAN t
+
+query
+SELECT max(id), min(id) FROM t
+----
+8|1
+
+query
+SELECT max(id), e FROM t
+----
+8|s
+
+query
+SELECT min(id) + 1, e FROM t
+----
+2|x
+
+query
+SELECT min(a), id FROM t
+----
+-4|7
+
+query
+SELECT min(c), max(a), min(b) FROM t
+----
+1|x'00'|A
+
+query
+SELECT min(a) FROM t WHERE a > 100
+----
+z
+
+query
+SELECT min(a) FROM t WHERE id = 2
+----
+NULL
+
+statement ok
+CREATE TABLE empty(id INTEGER PRIMARY KEY, v)
+
+statement ok
+CREATE INDEX ev ON empty(v)
+
+query
+SELECT max(id), min(v) FROM empty
+----
+NULL|NULL
+
+query
+SELECT max(id) FROM empty
+----
+NULL
+
+statement ok
+INSERT INTO empty VALUES (1, NULL), (2, NULL)
+
+query
+SELECT min(v), max(id) FROM empty
+----
+NULL|2
+
+query
+SELECT min(v) FROM empty
+----
+NULL
