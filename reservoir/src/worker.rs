@@ -15,8 +15,11 @@
 //! - stop-on-error (default): the first error commits the statements
 //!   before it and fails the job, naming the statement; otherwise errors
 //!   are recorded (bounded) and execution goes on;
-//! - cancellation is checked between statements and batches; the open
-//!   batch is rolled back, then the job is cancelled.
+//! - cancellation is checked between statements and batches, and inside a
+//!   statement at every row it reads or writes (the job's cancel flag is
+//!   the session's [`Interrupt`] while a script statement runs, never while
+//!   the worker's own bookkeeping runs); the open batch is rolled back,
+//!   then the job is cancelled.
 
 use std::fs::File;
 use std::io::{BufReader, Seek, SeekFrom};
@@ -27,6 +30,7 @@ use std::time::{Duration, Instant};
 use asadb_sql::Value;
 use asadb_sql::script::{Splitter, SplitterOptions};
 use asadb_sql::session::{Engine, Outcome, Params, Session};
+use asadb_sql::storage::Interrupt;
 
 use crate::core::Reservoir;
 use crate::job::{JobError, JobId, JobState};
@@ -139,6 +143,7 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
         let e = &st.jobs[&id];
         (e.cancel.clone(), e.job.stop_on_error, e.job.received_bytes)
     };
+    let interrupt = Interrupt::from_flag(cancel.clone());
     let (first, start_offset, rows_before) = read_marker(session, id)?;
     let mut file = File::open(inner.spool_path(id))?;
     file.seek(SeekFrom::Start(start_offset))?;
@@ -212,7 +217,7 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
                 if run.batch_open {
                     session.execute("SAVEPOINT asadb_stmt", &Params::None)?;
                 }
-                let r = run_statement(session, &stmt.text, &mut results);
+                let r = run_statement(session, &stmt.text, &mut results, &interrupt);
                 if run.batch_open {
                     if r.is_err() {
                         session.execute("ROLLBACK TO asadb_stmt", &Params::None)?;
@@ -222,6 +227,13 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
                 r
             }
         };
+        if matches!(outcome, Err(asadb_sql::Error::Interrupted)) && cancel.load(Ordering::SeqCst) {
+            // Cancelled inside the statement: its savepoint is already
+            // rolled back; the batch goes too.
+            run.rollback(session)?;
+            results.discard();
+            return Ok(Ending::Cancelled);
+        }
         run.done = index + 1;
         run.offset = end;
         inner.state.lock().executed_statements += 1;
@@ -299,9 +311,13 @@ fn run_statement(
     session: &mut Session,
     sql: &str,
     results: &mut ResultWriter,
+    interrupt: &Interrupt,
 ) -> asadb_sql::Result<StatementSummary> {
     results.begin_statement();
-    let outcome = session.execute(sql, &Params::None)?;
+    session.set_interrupt(Some(interrupt.clone()));
+    let outcome = session.execute(sql, &Params::None);
+    session.set_interrupt(None);
+    let outcome = outcome?;
     let mut summary = empty_summary();
     match outcome {
         Outcome::Rows { columns, rows } => {
