@@ -152,6 +152,7 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
     let mut run = Run {
         res,
         id,
+        cleanup: Some(stale_markers(res, id)),
         total,
         batch_open: false,
         script_txn: false,
@@ -236,7 +237,11 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
         }
         run.done = index + 1;
         run.offset = end;
-        inner.state.lock().executed_statements += 1;
+        {
+            let mut st = inner.state.lock();
+            st.executed_statements += 1;
+            st.executed_bytes += stmt.end - stmt.start;
+        }
         run.batch_statements += 1;
         run.batch_bytes += stmt.end - stmt.start;
         match outcome {
@@ -297,13 +302,30 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
             excerpt: None,
         }));
     }
+    // The last batch commits with a marker past the last statement. It
+    // stays until a later job's first commit removes it (see
+    // `stale_markers`): should the process die before the job is recorded
+    // as completed, `resume` finds nothing left to run instead of
+    // replaying the script.
     run.commit_batch(session)?;
-    session.execute(&format!("DELETE FROM {PROGRESS_TABLE} WHERE job_id = {id}"), &Params::None)?;
     results.finish()?;
     // Whatever follows the last statement (whitespace, comments) is done too.
     run.offset = total.max(run.offset);
     run.progress(|p| p.percent = 100.0);
     Ok(Ending::Completed)
+}
+
+/// The statement deleting every progress marker but those of `current`
+/// and of interrupted jobs (the only ones `resume` may still read).
+fn stale_markers(res: &Reservoir, current: JobId) -> String {
+    let st = res.inner.state.lock();
+    let keep: Vec<String> = st
+        .jobs
+        .values()
+        .filter(|e| e.job.id == current || e.job.state == JobState::Interrupted)
+        .map(|e| e.job.id.to_string())
+        .collect();
+    format!("DELETE FROM {PROGRESS_TABLE} WHERE job_id NOT IN ({})", keep.join(", "))
 }
 
 /// Executes one statement, streaming rows of a query into the result.
@@ -350,6 +372,9 @@ fn empty_summary() -> StatementSummary {
 struct Run<'a> {
     res: &'a Reservoir,
     id: JobId,
+    /// Removes the markers of finished jobs; runs in this job's first
+    /// commit, so it costs no transaction of its own.
+    cleanup: Option<String>,
     total: u64,
     batch_open: bool,
     script_txn: bool,
@@ -389,7 +414,10 @@ impl Run<'_> {
 
     /// Records, inside the open transaction, that statements `< next` and
     /// the rows they affected are durable once it commits.
-    fn write_marker(&self, session: &mut Session, next: u64, offset: u64) -> Result<()> {
+    fn write_marker(&mut self, session: &mut Session, next: u64, offset: u64) -> Result<()> {
+        if let Some(sql) = self.cleanup.take() {
+            session.execute(&sql, &Params::None)?;
+        }
         let rows = {
             let st = self.res.inner.state.lock();
             st.jobs.get(&self.id).map_or(0, |e| e.job.progress.rows_affected)
@@ -449,7 +477,6 @@ impl Run<'_> {
         if self.offset - self.last_persist >= quantum {
             let inner = &self.res.inner;
             let mut st = inner.state.lock();
-            st.executed_bytes += self.offset - self.last_persist;
             let _ = inner.transition(&mut st, self.id, false, |_| {});
             self.last_persist = self.offset;
         }
