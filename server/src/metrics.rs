@@ -209,6 +209,14 @@ impl Metrics {
             "asadb_reservoir_throughput_bytes_per_second {}",
             stats.throughput_bytes_per_sec
         );
+        header(
+            &mut out,
+            "asadb_statements_executed_total",
+            "counter",
+            "Script statements the Reservoir's worker ran since the server started, whatever \
+             their outcome.",
+        );
+        let _ = writeln!(out, "asadb_statements_executed_total {}", stats.statements_executed);
 
         let http = self.http.lock().clone_view();
         header(
@@ -330,6 +338,8 @@ mod tests {
         assert!(text.contains("asadb_bufferpool_hits_total 9\n"));
         assert!(text.contains("asadb_query_duration_seconds_bucket{le=\"0.0025\"} 1\n"));
         assert!(text.contains("asadb_query_duration_seconds_count 1\n"));
+        assert!(text.contains("asadb_statements_executed_total 0\n"));
+        assert!(text.contains("# TYPE asadb_statements_executed_total counter\n"));
     }
 
     #[test]

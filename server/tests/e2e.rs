@@ -657,6 +657,8 @@ fn metrics_parse_as_prometheus_text() {
     assert_eq!(samples["asadb_query_duration_seconds_count"], "1");
     assert_eq!(samples["asadb_async_in_flight"], "0");
     assert_eq!(samples["asadb_bufferpool_frames"], "2048");
+    // `--no-worker`: no statement ran (tests/stress_smoke.rs checks a real count).
+    assert_eq!(samples["asadb_statements_executed_total"], "0");
     for name in ["asadb_bufferpool_hits_total", "asadb_wal_bytes", "asadb_commits_total"] {
         assert!(samples.contains_key(name), "{name} missing");
     }

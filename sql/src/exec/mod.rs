@@ -174,12 +174,80 @@ enum ScanState {
     Init,
     Rows(Box<dyn RowCursor>),
     Rowids(std::vec::IntoIter<i64>),
-    Index(
-        std::vec::IntoIter<KeyRange>,
-        Option<Box<dyn IndexCursor>>,
-        Arc<crate::catalog::IndexDef>,
-    ),
+    Index(Box<IndexScan>),
     Done,
+}
+
+/// An index scan in progress: its key ranges, in scan order, and the
+/// cursor over the current one.
+struct IndexScan {
+    ranges: std::vec::IntoIter<KeyRange>,
+    cur: Option<Box<dyn IndexCursor>>,
+    index: Arc<crate::catalog::IndexDef>,
+    reverse: bool,
+    /// Equal keys must come in rowid order (see [`Access::Index`]).
+    ordered: bool,
+    /// Rowids of a run of equal keys, already put in rowid order.
+    run: std::collections::VecDeque<i64>,
+    /// The entry that ended the last run.
+    pending: Option<(Vec<Value>, i64)>,
+}
+
+impl IndexScan {
+    fn next_entry(&mut self, cx: &Context) -> Result<Option<(Vec<Value>, i64)>> {
+        if let Some(e) = self.pending.take() {
+            return Ok(Some(e));
+        }
+        loop {
+            if self.cur.is_none() {
+                match self.ranges.next() {
+                    Some(r) => {
+                        self.cur = Some(cx.store.scan_index(&self.index, r, self.reverse)?)
+                    }
+                    None => return Ok(None),
+                }
+            }
+            match self.cur.as_mut().expect("set above").next()? {
+                Some(e) => return Ok(Some(e)),
+                None => self.cur = None,
+            }
+        }
+    }
+
+    /// The next rowid. In an ordered scan, entries with equal keys come in
+    /// rowid order: a store may order them by storage class first (`1`
+    /// before `1.0`; see `keycode`), so a run of equal keys that holds an
+    /// integral number is read whole and sorted. Runs of other keys
+    /// (NULLs, text, blobs, fractional reals) are in rowid order already
+    /// and stream.
+    fn next_rowid(&mut self, cx: &Context) -> Result<Option<i64>> {
+        if let Some(id) = self.run.pop_front() {
+            return Ok(Some(id));
+        }
+        let Some((key, id)) = self.next_entry(cx)? else { return Ok(None) };
+        let integral = |v: &Value| match v {
+            Value::Integer(_) => true,
+            Value::Real(f) => f.fract() == 0.0,
+            _ => false,
+        };
+        if !self.ordered || !key.iter().any(integral) {
+            return Ok(Some(id));
+        }
+        let mut run = vec![id];
+        while let Some((k, id)) = self.next_entry(cx)? {
+            if cmp_key(&k, &key) != Ordering::Equal {
+                self.pending = Some((k, id));
+                break;
+            }
+            run.push(id);
+        }
+        run.sort_unstable();
+        if self.reverse {
+            run.reverse();
+        }
+        self.run = run.into();
+        Ok(self.run.pop_front())
+    }
 }
 
 struct ScanOp {
@@ -272,13 +340,13 @@ impl ScanOp {
                 ids.dedup();
                 ScanState::Rowids(ids.into_iter())
             }
-            Access::RowidRange { lo, hi } => {
+            Access::RowidRange { lo, hi, reverse } => {
                 match rowid_bounds(eval_bound(lo, cx)?, eval_bound(hi, cx)?) {
-                    Some(r) => ScanState::Rows(cx.store.scan(&self.table, r, false)?),
+                    Some(r) => ScanState::Rows(cx.store.scan(&self.table, r, *reverse)?),
                     None => ScanState::Done,
                 }
             }
-            Access::Index { index, prefixes, lo, hi, affs } => {
+            Access::Index { index, prefixes, lo, hi, affs, reverse, ordered } => {
                 let conv = |v: Value, j: usize| match affs.get(j).copied().flatten() {
                     Some(a) => a.apply(v),
                     None => v,
@@ -327,11 +395,32 @@ impl ScanOp {
                         Bound::Unbounded => Bound::Included(p.clone()),
                     }
                 };
-                let ranges: Vec<KeyRange> = ps
+                let whole = |p: &Vec<Value>| {
+                    p.is_empty() && matches!((&lo, &hi), (Bound::Unbounded, Bound::Unbounded))
+                };
+                let mut ranges: Vec<KeyRange> = ps
                     .iter()
-                    .map(|p| KeyRange { start: ext(p, &lo, true), end: ext(p, &hi, false) })
+                    .map(|p| {
+                        if whole(p) {
+                            // No condition at all: every entry, NULLs included.
+                            KeyRange::all()
+                        } else {
+                            KeyRange { start: ext(p, &lo, true), end: ext(p, &hi, false) }
+                        }
+                    })
                     .collect();
-                ScanState::Index(ranges.into_iter(), None, index.clone())
+                if *reverse {
+                    ranges.reverse();
+                }
+                ScanState::Index(Box::new(IndexScan {
+                    ranges: ranges.into_iter(),
+                    cur: None,
+                    index: index.clone(),
+                    reverse: *reverse,
+                    ordered: *ordered,
+                    run: Default::default(),
+                    pending: None,
+                }))
             }
         };
         Ok(())
@@ -360,29 +449,21 @@ impl Operator for ScanOp {
                     },
                     None => return Ok(None),
                 },
-                ScanState::Index(ranges, cur, ix) => {
-                    if cur.is_none() {
-                        match ranges.next() {
-                            Some(r) => *cur = Some(cx.store.scan_index(ix, r, false)?),
-                            None => return Ok(None),
-                        }
-                    }
-                    match cur.as_mut().expect("set above").next()? {
-                        Some((_, id)) => match cx.store.get(&self.table, id)? {
-                            Some(r) => (id, r),
-                            None => {
-                                return Err(Error::Corrupt(format!(
-                                    "index {} points at missing row {id}",
-                                    ix.name
-                                )));
-                            }
-                        },
+                ScanState::Index(scan) => match scan.next_rowid(cx)? {
+                    Some(id) => match cx.store.get(&self.table, id)? {
+                        Some(r) => (id, r),
                         None => {
-                            *cur = None;
-                            continue;
+                            return Err(Error::Corrupt(format!(
+                                "index {} points at missing row {id}",
+                                scan.index.name
+                            )));
                         }
+                    },
+                    None => {
+                        self.state = ScanState::Done;
+                        return Ok(None);
                     }
-                }
+                },
             };
             let row = table_row(&self.table, rowid, stored);
             match &self.filter {
@@ -773,7 +854,12 @@ impl AggregateOp {
                 let keys = self
                     .keys
                     .iter()
-                    .map(|e| SortKey { expr: e.clone(), desc: false, coll: Collation::Binary })
+                    .map(|e| SortKey {
+                        expr: e.clone(),
+                        desc: false,
+                        coll: Collation::Binary,
+                        nulls_first: true,
+                    })
                     .collect();
                 let mut sorted =
                     sort::SortOp::new(Box::new(VecOp(buf.into_iter(), Some(Box::new(rest)))), keys);

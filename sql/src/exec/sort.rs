@@ -42,8 +42,17 @@ type Entry = (Vec<Value>, Row);
 
 fn cmp_keys(keys: &[SortKey], a: &[Value], b: &[Value]) -> Ordering {
     for (i, k) in keys.iter().enumerate() {
-        let o = vals::compare_collated(&a[i], &b[i], k.coll);
-        let o = if k.desc { o.reverse() } else { o };
+        let o = match (a[i].is_null(), b[i].is_null()) {
+            (true, true) => Ordering::Equal,
+            (true, false) if k.nulls_first => Ordering::Less,
+            (true, false) => Ordering::Greater,
+            (false, true) if k.nulls_first => Ordering::Greater,
+            (false, true) => Ordering::Less,
+            (false, false) => {
+                let o = vals::compare_collated(&a[i], &b[i], k.coll);
+                if k.desc { o.reverse() } else { o }
+            }
+        };
         if o != Ordering::Equal {
             return o;
         }
@@ -261,8 +270,12 @@ mod tests {
             })
             .collect();
         let input = build(&Node::Values { rows, width: 2 });
-        let keys =
-            vec![SortKey { expr: Expr::Column(0), desc: false, coll: vals::Collation::Binary }];
+        let keys = vec![SortKey {
+            expr: Expr::Column(0),
+            desc: false,
+            coll: vals::Collation::Binary,
+            nulls_first: true,
+        }];
         let mut op = SortOp::new(input, keys);
         let store = MemStore::new();
         let txn = store.begin(false).unwrap();

@@ -258,6 +258,12 @@ impl<'a> Binder<'a> {
                 _ => Collation::Binary,
             });
         }
+        self.column_coll(e)
+    }
+
+    /// The declared collation of a bound column reference (`None` for
+    /// anything else).
+    pub fn column_coll(&self, e: &Expr) -> Option<Collation> {
         let n = self.scopes.len();
         match e {
             Expr::Column(i) => self.column_meta(n.checked_sub(1)?, *i).map(|m| m.1),

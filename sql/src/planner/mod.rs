@@ -50,10 +50,11 @@ pub enum Access {
     Full { reverse: bool },
     /// Rows whose rowid equals one of the values.
     RowidIn(Vec<Expr>),
-    /// Rows whose rowid lies in a range.
-    RowidRange { lo: Bound<Expr>, hi: Bound<Expr> },
-    /// Index entries: each prefix in `prefixes` (all when empty) combined
-    /// with the optional range on the next column.
+    /// Rows whose rowid lies in a range, ascending (reverse: descending).
+    RowidRange { lo: Bound<Expr>, hi: Bound<Expr>, reverse: bool },
+    /// Index entries: each prefix in `prefixes` combined with the optional
+    /// range on the next column. One empty prefix and no range is every
+    /// entry, NULLs included (a scan for ORDER BY).
     Index {
         index: Arc<IndexDef>,
         prefixes: Vec<Vec<Expr>>,
@@ -61,6 +62,12 @@ pub enum Access {
         hi: Bound<Expr>,
         /// Comparison affinity per key column, applied to probe values.
         affs: Vec<Option<Affinity>>,
+        /// Entries in descending key order (prefixes too).
+        reverse: bool,
+        /// The plan relies on this scan's order (an ORDER BY was dropped):
+        /// entries with equal keys then come in rowid order (descending
+        /// when `reverse`), as in SQLite, whatever their storage classes.
+        ordered: bool,
     },
 }
 
@@ -92,6 +99,9 @@ pub struct SortKey {
     pub expr: Expr,
     pub desc: bool,
     pub coll: Collation,
+    /// NULLs before every value (SQLite's default for ASC; `NULLS FIRST`
+    /// / `NULLS LAST` override it).
+    pub nulls_first: bool,
 }
 
 /// A physical plan node. Every node yields rows of a fixed width.
@@ -177,17 +187,26 @@ impl Node {
                     Access::RowidIn(v) => {
                         format!("SEARCH {} USING ROWID IN ({} values)", table.name, v.len())
                     }
-                    Access::RowidRange { .. } => format!("SEARCH {} USING ROWID RANGE", table.name),
-                    Access::Index { index, prefixes, lo, hi, .. } => {
+                    Access::RowidRange { reverse, .. } => format!(
+                        "SEARCH {} USING ROWID RANGE{}",
+                        table.name,
+                        if *reverse { " DESC" } else { "" }
+                    ),
+                    Access::Index { index, prefixes, lo, hi, reverse, .. } => {
                         let range = !matches!((lo, hi), (Bound::Unbounded, Bound::Unbounded));
-                        format!(
-                            "SEARCH {} USING INDEX {} ({} prefix{}{})",
-                            table.name,
-                            index.name,
-                            prefixes.len(),
-                            if prefixes.len() == 1 { "" } else { "es" },
-                            if range { " + range" } else { "" }
-                        )
+                        let desc = if *reverse { " DESC" } else { "" };
+                        if !range && prefixes.iter().all(Vec::is_empty) {
+                            format!("SCAN {} USING INDEX {}{desc}", table.name, index.name)
+                        } else {
+                            format!(
+                                "SEARCH {} USING INDEX {} ({} prefix{}{}){desc}",
+                                table.name,
+                                index.name,
+                                prefixes.len(),
+                                if prefixes.len() == 1 { "" } else { "es" },
+                                if range { " + range" } else { "" }
+                            )
+                        }
                     }
                 };
                 format!("{a}{}", if filter.is_some() { " FILTER" } else { "" })

@@ -145,7 +145,13 @@ fn finish_compound(
                     ordinal(n + 1)
                 )));
             };
-            keys.push(SortKey { expr: Expr::Column(k), desc: is_desc(o), coll: Collation::Binary });
+            let desc = is_desc(o);
+            keys.push(SortKey {
+                expr: Expr::Column(k),
+                desc,
+                coll: Collation::Binary,
+                nulls_first: o.options.nulls_first.unwrap_or(!desc),
+            });
         }
         node = Node::Sort { input: Box::new(node), keys };
     }
@@ -508,6 +514,9 @@ fn plan_select_in_scope(
     // ORDER BY terms: positions, aliases, or expressions (maybe hidden).
     let mut hidden: Vec<Expr> = Vec::new();
     let mut sort_keys = Vec::new();
+    // Each key as a plain column in BINARY order with default NULL
+    // placement (what a scan's order can give), else `None`.
+    let mut order_terms: Vec<Option<OrderTerm>> = Vec::new();
     for (i, o) in order.iter().enumerate() {
         let pos = match &o.expr {
             ast::Expr::Value(v) => match &v.value {
@@ -531,30 +540,41 @@ fn plan_select_in_scope(
             }
             _ => None,
         };
-        let coll = match &o.expr {
+        let explicit = match &o.expr {
             ast::Expr::Collate { collation, .. } => {
-                match object_name(collation)?.to_ascii_lowercase().as_str() {
+                Some(match object_name(collation)?.to_ascii_lowercase().as_str() {
                     "nocase" => Collation::NoCase,
                     "rtrim" => Collation::RTrim,
                     _ => Collation::Binary,
-                }
+                })
             }
-            _ => Collation::Binary,
+            _ => None,
         };
-        let k = match pos {
-            Some(k) => k,
+        let (k, x) = match pos {
+            Some(k) => (k, out[k].expr.clone()),
             None => {
                 let x = b.bind_expr(&o.expr)?;
                 match out.iter().position(|c| c.expr.same(&x)) {
-                    Some(k) => k,
+                    Some(k) => (k, x),
                     None => {
-                        hidden.push(x);
-                        n + hidden.len() - 1
+                        hidden.push(x.clone());
+                        (n + hidden.len() - 1, x)
                     }
                 }
             }
         };
-        sort_keys.push(SortKey { expr: Expr::Column(k), desc: is_desc(o), coll });
+        // As in SQLite: an explicit COLLATE, else the column's own.
+        let coll = explicit.or_else(|| b.column_coll(&x)).unwrap_or(Collation::Binary);
+        let desc = is_desc(o);
+        // NULLS FIRST on ASC / NULLS LAST on DESC are the default order.
+        let nulls_default = o.options.nulls_first.is_none_or(|f| f != desc);
+        let key = match (&x, coll, nulls_default) {
+            (Expr::Column(c), Collation::Binary, true) => Some(OrderTerm { col: *c, desc }),
+            _ => None,
+        };
+        order_terms.push(key);
+        let nulls_first = o.options.nulls_first.unwrap_or(!desc);
+        sort_keys.push(SortKey { expr: Expr::Column(k), desc, coll, nulls_first });
     }
     let aggs = b.aggs.take().unwrap_or_default();
     b.aliases.clear();
@@ -600,11 +620,21 @@ fn plan_select_in_scope(
     }
     let is_agg = !aggs.is_empty() || !group.is_empty() || having.is_some();
 
-    // FROM + WHERE.
-    let mut node = build_from(b, &mut rels, where_c, on_c, width)?;
+    // FROM + WHERE, asking the scan for the ORDER BY's order when one
+    // table's rows go straight to the output.
+    let distinct = matches!(s.distinct, Some(ast::Distinct::Distinct));
+    let want: Option<Vec<OrderTerm>> = if !is_agg && !distinct && rels.len() == 1 {
+        order_terms.into_iter().collect::<Option<Vec<_>>>().filter(|v| !v.is_empty())
+    } else {
+        None
+    };
+    let (mut node, ordered) = build_from(b, &mut rels, where_c, on_c, width, want.as_deref())?;
+    let sorted = sort_keys.is_empty() || ordered;
 
     let mut exprs: Vec<Expr> = out.iter().map(|c| c.expr.clone()).collect();
-    exprs.extend(hidden);
+    if !ordered {
+        exprs.extend(hidden);
+    }
     let mut having = having;
     if is_agg {
         let nk = group.len();
@@ -624,16 +654,25 @@ fn plan_select_in_scope(
         }
     }
     let total = exprs.len();
+    // Rows already in output order: LIMIT/OFFSET count them before the
+    // projection, so skipped rows cost no projection and the scan stops
+    // as soon as the limit is reached.
+    let stream_limit = sorted && !distinct;
+    if stream_limit {
+        node = add_limit(b, node, limit, offset)?;
+    }
     node = Node::Project { input: Box::new(node), exprs };
-    if matches!(s.distinct, Some(ast::Distinct::Distinct)) {
+    if distinct {
         node = Node::Distinct { input: Box::new(node), ncols: n };
     } else if matches!(s.distinct, Some(ast::Distinct::On(_))) {
         return Err(Error::Unsupported("DISTINCT ON".into()));
     }
-    if !sort_keys.is_empty() {
+    if !sorted {
         node = Node::Sort { input: Box::new(node), keys: sort_keys };
     }
-    node = add_limit(b, node, limit, offset)?;
+    if !stream_limit {
+        node = add_limit(b, node, limit, offset)?;
+    }
     if total > n {
         node = Node::Project { input: Box::new(node), exprs: (0..n).map(Expr::Column).collect() };
     }
@@ -714,14 +753,16 @@ fn build_from(
     where_c: Vec<Expr>,
     on_c: Vec<Vec<Expr>>,
     width: usize,
-) -> Result<Node> {
+    order: Option<&[OrderTerm]>,
+) -> Result<(Node, bool)> {
     if rels.is_empty() {
         let mut node = Node::Values { rows: vec![Vec::new()], width: 0 };
         if let Some(p) = where_c.into_iter().reduce(|a, c| Expr::And(Box::new(a), Box::new(c))) {
             node = Node::Filter { input: Box::new(node), pred: p };
         }
-        return Ok(node);
+        return Ok((node, false));
     }
+    let mut ordered = false;
     let left_right: BTreeSet<usize> =
         rels.iter().enumerate().filter(|(_, r)| r.kind == JoinKind::Left).map(|(i, _)| i).collect();
     let any_left = !left_right.is_empty();
@@ -751,6 +792,7 @@ fn build_from(
     }
     let mut scans: Vec<Option<Node>> = Vec::new();
     let mut est: Vec<f64> = Vec::new();
+    let rels_len = rels.len();
     for (i, r) in rels.iter_mut().enumerate() {
         let filter = locals[i].iter().cloned().reduce(|a, c| Expr::And(Box::new(a), Box::new(c)));
         let (node, e) = match std::mem::replace(
@@ -759,7 +801,19 @@ fn build_from(
         ) {
             Source::Table(t) => {
                 let rows = b.store.estimate_rows(&t)? as f64;
-                let (access, sel) = choose_access(b, &t, &locals[i]);
+                let (mut access, sel) = choose_access(b, &t, &locals[i]);
+                if let (Some(order), 1) = (order, rels_len) {
+                    let local: Option<Vec<OrderTerm>> = order
+                        .iter()
+                        .map(|o| {
+                            let c = o.col.checked_sub(r.offset).filter(|c| *c <= t.columns.len());
+                            c.map(|col| OrderTerm { col, desc: o.desc })
+                        })
+                        .collect();
+                    if let Some(local) = local {
+                        (access, ordered) = order_access(b, &t, access, &local);
+                    }
+                }
                 let e = rows * sel * if filter.is_some() { 0.5 } else { 1.0 };
                 (Node::Scan { table: t, access, filter }, e)
             }
@@ -830,7 +884,7 @@ fn build_from(
         // is harmless and keeps this simple.
         node = Node::Filter { input: Box::new(node), pred: p };
     }
-    Ok(node)
+    Ok((node, ordered))
 }
 
 /// `left = right` with one side over already-joined relations and the other
@@ -1049,7 +1103,15 @@ fn choose_access(b: &Binder, t: &Arc<TableDef>, locals: &[Expr]) -> (Access, f64
             0.1f64.powi(j as i32) * if ranged { 0.3 } else { 1.0 }
         };
         if best.as_ref().is_none_or(|(s, ..)| score > *s) {
-            let access = Access::Index { index: ix.clone(), prefixes, lo, hi, affs };
+            let access = Access::Index {
+                index: ix.clone(),
+                prefixes,
+                lo,
+                hi,
+                affs,
+                reverse: false,
+                ordered: false,
+            };
             best = Some((score, access, sel));
         }
     }
@@ -1073,9 +1135,124 @@ fn choose_access(b: &Binder, t: &Arc<TableDef>, locals: &[Expr]) -> (Access, f64
     let rowid_range = !matches!((&lo, &hi), (Bound::Unbounded, Bound::Unbounded));
     match best {
         Some((score, access, sel)) if score >= 100 || !rowid_range => (access, sel),
-        _ if rowid_range => (Access::RowidRange { lo, hi }, 0.3),
+        _ if rowid_range => (Access::RowidRange { lo, hi, reverse: false }, 0.3),
         _ => (Access::Full { reverse: false }, 1.0),
     }
+}
+
+/// One ORDER BY key that a scan may deliver: a column of the row (the
+/// rowid at the table's width), BINARY collation, default NULL placement.
+#[derive(Clone, Copy, Debug)]
+struct OrderTerm {
+    col: usize,
+    desc: bool,
+}
+
+/// Makes `access` deliver rows in `order` (columns of the local row) if
+/// it can without a sort; returns the access and whether it does.
+///
+/// - Rowid first (ASC or DESC): a full or range scan in rowid order. The
+///   rowid is unique, so keys after it never matter.
+/// - Index columns: a forward scan of an index whose columns, after those
+///   fixed by a single-valued equality prefix, start with the keys (all
+///   ASC), optionally followed by the rowid (ASC). Equal keys come in
+///   rowid order ([`Access::Index`]'s `ordered`), as in SQLite's index
+///   scan. A full scan picks the first such index when the WHERE gave no
+///   access path; an index the WHERE chose is kept only if it fits.
+///
+/// Only ascending index columns are used, whatever the key's direction:
+/// the B+tree store scans indexes forward only, and the memory store
+/// orders DESC columns ascending, so any other order would differ between
+/// them (or between them and SQLite's ties).
+fn order_access(
+    b: &Binder,
+    t: &Arc<TableDef>,
+    access: Access,
+    order: &[OrderTerm],
+) -> (Access, bool) {
+    let ncols = t.columns.len();
+    let is_rowid = |k: usize| k == ncols || Some(k) == t.rowid_alias;
+    if is_rowid(order[0].col) {
+        let reverse = order[0].desc;
+        return match access {
+            Access::Full { .. } => (Access::Full { reverse }, true),
+            Access::RowidRange { lo, hi, .. } => (Access::RowidRange { lo, hi, reverse }, true),
+            // Every column fixed by equality: one run of equal keys, read
+            // in rowid order.
+            Access::Index { index, prefixes, lo, hi, affs, .. }
+                if !reverse
+                    && prefixes.len() == 1
+                    && prefixes[0].len() == index.columns.len()
+                    && matches!((&lo, &hi), (Bound::Unbounded, Bound::Unbounded)) =>
+            {
+                let access =
+                    Access::Index { index, prefixes, lo, hi, affs, reverse: false, ordered: true };
+                (access, true)
+            }
+            other => (other, false),
+        };
+    }
+    match access {
+        Access::Full { reverse: false } => {
+            for ix in b.schema.table_indexes(&t.name) {
+                if index_gives(&ix.columns, &ix.desc, 0, order, &is_rowid) {
+                    let access = Access::Index {
+                        index: ix.clone(),
+                        prefixes: vec![Vec::new()],
+                        lo: Bound::Unbounded,
+                        hi: Bound::Unbounded,
+                        affs: Vec::new(),
+                        reverse: false,
+                        ordered: true,
+                    };
+                    return (access, true);
+                }
+            }
+            (Access::Full { reverse: false }, false)
+        }
+        Access::Index { index, prefixes, lo, hi, affs, .. } => {
+            // An IN list on the first column gives several prefixes, scanned
+            // in ascending order: nothing is fixed, the first column sorted.
+            let fixed = if prefixes.len() == 1 { prefixes[0].len() } else { 0 };
+            let ok = index_gives(&index.columns, &index.desc, fixed, order, &is_rowid);
+            (Access::Index { index, prefixes, lo, hi, affs, reverse: false, ordered: ok }, ok)
+        }
+        other => (other, false),
+    }
+}
+
+/// True if a forward scan of an index over `columns` (with `desc` flags),
+/// the first `fixed` of them fixed by equality, yields rows in `order`
+/// (ties in rowid order).
+fn index_gives(
+    columns: &[usize],
+    desc: &[bool],
+    fixed: usize,
+    order: &[OrderTerm],
+    is_rowid: &dyn Fn(usize) -> bool,
+) -> bool {
+    // Every column the scan orders by must be ascending (see order_access).
+    if desc[fixed..].iter().any(|d| *d) {
+        return false;
+    }
+    let mut next = fixed;
+    for o in order {
+        if columns[..fixed].contains(&o.col) {
+            // Constant over the scan: no order to keep.
+            continue;
+        }
+        if o.desc {
+            return false;
+        }
+        if next < columns.len() && columns[next] == o.col {
+            next += 1;
+            continue;
+        }
+        // After every index column the rowid orders the entries; it is
+        // unique, so later keys do not matter.
+        return next == columns.len() && is_rowid(o.col);
+    }
+    true
 }
 
 /// Plans a scan of one table with a WHERE clause (for UPDATE / DELETE):
