@@ -250,7 +250,7 @@ fn asadb_direct(dir: &Path, script: &Path, fast: bool) -> u64 {
         let line = line.expect("read script");
         let insert = if fast { asadb_sql::script::parse_insert_fast(&line, false) } else { None };
         let outcome = match insert {
-            Some(iv) => session.insert_values(&iv),
+            Some(iv) => session.insert_values_owned(iv),
             None => session.execute(&line, &Params::None),
         };
         if let Outcome::Affected(n) = outcome.expect("statement") {

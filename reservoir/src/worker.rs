@@ -15,8 +15,11 @@
 //! - stop-on-error (default): the first error commits the statements
 //!   before it and fails the job, naming the statement; otherwise errors
 //!   are recorded (bounded) and execution goes on;
-//! - cancellation is checked between statements and batches; the open
-//!   batch is rolled back, then the job is cancelled.
+//! - cancellation is checked between statements and batches, and inside a
+//!   statement at every row it reads or writes (the job's cancel flag is
+//!   the session's [`Interrupt`] while a script statement runs, never while
+//!   the worker's own bookkeeping runs); the open batch is rolled back,
+//!   then the job is cancelled.
 
 use std::fs::File;
 use std::io::{BufReader, Seek, SeekFrom};
@@ -27,6 +30,7 @@ use std::time::{Duration, Instant};
 use asadb_sql::Value;
 use asadb_sql::script::{Splitter, SplitterOptions};
 use asadb_sql::session::{Engine, Outcome, Params, Session};
+use asadb_sql::storage::Interrupt;
 
 use crate::core::Reservoir;
 use crate::job::{JobError, JobId, JobState};
@@ -139,6 +143,7 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
         let e = &st.jobs[&id];
         (e.cancel.clone(), e.job.stop_on_error, e.job.received_bytes)
     };
+    let interrupt = Interrupt::from_flag(cancel.clone());
     let (first, start_offset, rows_before) = read_marker(session, id)?;
     let mut file = File::open(inner.spool_path(id))?;
     file.seek(SeekFrom::Start(start_offset))?;
@@ -147,6 +152,7 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
     let mut run = Run {
         res,
         id,
+        cleanup: Some(stale_markers(res, id)),
         total,
         batch_open: false,
         script_txn: false,
@@ -212,7 +218,7 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
                 if run.batch_open {
                     session.execute("SAVEPOINT asadb_stmt", &Params::None)?;
                 }
-                let r = run_statement(session, &stmt.text, &mut results);
+                let r = run_statement(session, &stmt.text, &mut results, &interrupt);
                 if run.batch_open {
                     if r.is_err() {
                         session.execute("ROLLBACK TO asadb_stmt", &Params::None)?;
@@ -222,9 +228,20 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
                 r
             }
         };
+        if matches!(outcome, Err(asadb_sql::Error::Interrupted)) && cancel.load(Ordering::SeqCst) {
+            // Cancelled inside the statement: its savepoint is already
+            // rolled back; the batch goes too.
+            run.rollback(session)?;
+            results.discard();
+            return Ok(Ending::Cancelled);
+        }
         run.done = index + 1;
         run.offset = end;
-        inner.state.lock().executed_statements += 1;
+        {
+            let mut st = inner.state.lock();
+            st.executed_statements += 1;
+            st.executed_bytes += stmt.end - stmt.start;
+        }
         run.batch_statements += 1;
         run.batch_bytes += stmt.end - stmt.start;
         match outcome {
@@ -285,8 +302,12 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
             excerpt: None,
         }));
     }
+    // The last batch commits with a marker past the last statement. It
+    // stays until a later job's first commit removes it (see
+    // `stale_markers`): should the process die before the job is recorded
+    // as completed, `resume` finds nothing left to run instead of
+    // replaying the script.
     run.commit_batch(session)?;
-    session.execute(&format!("DELETE FROM {PROGRESS_TABLE} WHERE job_id = {id}"), &Params::None)?;
     results.finish()?;
     // Whatever follows the last statement (whitespace, comments) is done too.
     run.offset = total.max(run.offset);
@@ -294,14 +315,31 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
     Ok(Ending::Completed)
 }
 
+/// The statement deleting every progress marker but those of `current`
+/// and of interrupted jobs (the only ones `resume` may still read).
+fn stale_markers(res: &Reservoir, current: JobId) -> String {
+    let st = res.inner.state.lock();
+    let keep: Vec<String> = st
+        .jobs
+        .values()
+        .filter(|e| e.job.id == current || e.job.state == JobState::Interrupted)
+        .map(|e| e.job.id.to_string())
+        .collect();
+    format!("DELETE FROM {PROGRESS_TABLE} WHERE job_id NOT IN ({})", keep.join(", "))
+}
+
 /// Executes one statement, streaming rows of a query into the result.
 fn run_statement(
     session: &mut Session,
     sql: &str,
     results: &mut ResultWriter,
+    interrupt: &Interrupt,
 ) -> asadb_sql::Result<StatementSummary> {
     results.begin_statement();
-    let outcome = session.execute(sql, &Params::None)?;
+    session.set_interrupt(Some(interrupt.clone()));
+    let outcome = session.execute(sql, &Params::None);
+    session.set_interrupt(None);
+    let outcome = outcome?;
     let mut summary = empty_summary();
     match outcome {
         Outcome::Rows { columns, rows } => {
@@ -334,6 +372,9 @@ fn empty_summary() -> StatementSummary {
 struct Run<'a> {
     res: &'a Reservoir,
     id: JobId,
+    /// Removes the markers of finished jobs; runs in this job's first
+    /// commit, so it costs no transaction of its own.
+    cleanup: Option<String>,
     total: u64,
     batch_open: bool,
     script_txn: bool,
@@ -373,7 +414,10 @@ impl Run<'_> {
 
     /// Records, inside the open transaction, that statements `< next` and
     /// the rows they affected are durable once it commits.
-    fn write_marker(&self, session: &mut Session, next: u64, offset: u64) -> Result<()> {
+    fn write_marker(&mut self, session: &mut Session, next: u64, offset: u64) -> Result<()> {
+        if let Some(sql) = self.cleanup.take() {
+            session.execute(&sql, &Params::None)?;
+        }
         let rows = {
             let st = self.res.inner.state.lock();
             st.jobs.get(&self.id).map_or(0, |e| e.job.progress.rows_affected)
@@ -433,7 +477,6 @@ impl Run<'_> {
         if self.offset - self.last_persist >= quantum {
             let inner = &self.res.inner;
             let mut st = inner.state.lock();
-            st.executed_bytes += self.offset - self.last_persist;
             let _ = inner.transition(&mut st, self.id, false, |_| {});
             self.last_persist = self.offset;
         }

@@ -177,14 +177,30 @@ fn killed_mid_batch_then_resume_applies_each_statement_once() {
         vec![ROWS, ROWS, 1, ROWS, ROWS * (ROWS + 1) / 2]
     );
     assert_eq!(ints(&engine, "SELECT count(*) FROM t WHERE v = 'v' || id"), vec![ROWS]);
-    assert_eq!(
-        ints(&engine, &format!("SELECT count(*) FROM {PROGRESS_TABLE} WHERE job_id = {id}")),
-        vec![0],
-        "a completed job's marker is removed"
-    );
+    // The final marker says every statement is durable: resuming again
+    // (as after a crash just before `completed` was recorded) applies
+    // nothing twice.
+    let marker = format!("SELECT statement FROM {PROGRESS_TABLE} WHERE job_id = {id}");
+    assert_eq!(ints(&engine, &marker), vec![ROWS + 1]);
+    // A later job's first commit removes the finished job's marker.
+    let next = res
+        .submit(
+            SubmitOptions::default(),
+            &b"CREATE TABLE after(a); INSERT INTO after VALUES (1);"[..],
+        )
+        .unwrap()
+        .job
+        .id;
+    assert_eq!(wait_terminal(&res, next).state, JobState::Completed);
+    let count = format!("SELECT count(*) FROM {PROGRESS_TABLE} WHERE job_id = {id}");
+    assert_eq!(ints(&engine, &count), vec![0], "a finished job's marker is removed");
     res.shutdown();
     // Pages, free list, every tree's invariants, page accounting.
     let report = engine.integrity_check().unwrap();
     assert!(report.is_ok(), "{:?}", report.problems);
-    assert_eq!(report.rows, ROWS as u64, "t holds every row; the progress table is empty");
+    assert_eq!(
+        report.rows,
+        ROWS as u64 + 2,
+        "t holds every row, `after` one, the progress table the new job's marker"
+    );
 }

@@ -168,3 +168,41 @@ fn cancel_while_queued_and_processing() {
     }
     assert!(!dir.path().join("spool").join(format!("{first}.body")).exists());
 }
+
+#[test]
+fn cancel_inside_one_long_statement_rolls_back_its_batch() {
+    let (_dir, res, engine) = start();
+    // The first batch (table + 2,000 rows) commits; the second holds one
+    // more row and then a statement that would write 8e9 rows.
+    let mut script = String::from("CREATE TABLE t(x INTEGER PRIMARY KEY);\nCREATE TABLE u(x);\n");
+    let values: Vec<String> = (0..2000).map(|i| format!("({i})")).collect();
+    script.push_str(&format!("INSERT INTO t VALUES {};\n", values.join(",")));
+    script.push_str("INSERT INTO u VALUES (-1);\n");
+    script.push_str("INSERT INTO u SELECT a.x FROM t a, t b, t c;\n");
+    script.push_str("INSERT INTO u VALUES (-2);\n");
+    let id = submit(&res, &script, true);
+    // Wait until the long statement is the one running (4 done before it).
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let job = res.job(id).unwrap();
+        assert!(!job.state.is_terminal(), "job ended early: {job:?}");
+        if job.progress.statements_done == 4 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "never reached the long statement");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(res.cancel(id).unwrap().state, JobState::Cancelling);
+    let job = wait_terminal(&res, id);
+    assert_eq!(job.state, JobState::Cancelled, "{job:?}");
+    // Everything since the job started is in one uncommitted batch, so
+    // nothing is left: not even the tables.
+    let mut s = engine.session();
+    let err = s.execute("SELECT count(*) FROM u", &Params::None).unwrap_err();
+    assert!(err.to_string().contains("no such table"), "{err}");
+    // The worker is free and its session clean: the next job runs.
+    let next = submit(&res, "CREATE TABLE v(a); INSERT INTO v VALUES (1);", true);
+    assert_eq!(wait_terminal(&res, next).state, JobState::Completed);
+    assert_eq!(count(&engine, "v"), 1);
+}

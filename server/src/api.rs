@@ -26,12 +26,13 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::{Extension, Json, Router};
 use parking_lot::Mutex;
 use serde::Deserialize;
 use tokio_util::sync::CancellationToken;
 
 use crate::error::{Error, Result};
+use crate::framing::FirstRequest;
 use crate::metrics::Metrics;
 use crate::token::Token;
 
@@ -94,6 +95,7 @@ pub fn router(app: App) -> Router {
         .method_not_allowed_fallback(|| async { Error::MethodNotAllowed })
         .layer(middleware::from_fn_with_state(app.clone(), auth))
         .layer(middleware::from_fn_with_state(app.clone(), track))
+        .layer(middleware::from_fn(crate::framing::mark_first))
         .with_state(app)
 }
 
@@ -167,8 +169,13 @@ fn submitted(sub: Submission) -> Response {
 }
 
 /// `POST /api/reservoir/jobs`: the body streams into a new job.
-async fn submit_job(State(app): State<App>, headers: HeaderMap, body: Body) -> Response {
-    match upload_job(&app, &headers, body).await {
+async fn submit_job(
+    State(app): State<App>,
+    first: Option<Extension<FirstRequest>>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    match upload_job(&app, first, &headers, body).await {
         Ok(sub) => submitted(sub),
         Err(resp) => resp,
     }
@@ -177,14 +184,19 @@ async fn submit_job(State(app): State<App>, headers: HeaderMap, body: Body) -> R
 /// `POST /api/execute_stream` (legacy): like `POST /api/reservoir/jobs`,
 /// then waits for the job to end and answers its final snapshot (200,
 /// whatever the job's outcome: read `state` and `error`).
-async fn execute_stream(State(app): State<App>, headers: HeaderMap, body: Body) -> Response {
+async fn execute_stream(
+    State(app): State<App>,
+    first: Option<Extension<FirstRequest>>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
     if !app.worker {
         return Error::from(reservoir::Error::InvalidState(
             "this server runs without a worker (--no-worker): jobs would never end".into(),
         ))
         .into_response();
     }
-    let id = match upload_job(&app, &headers, body).await {
+    let id = match upload_job(&app, first, &headers, body).await {
         Ok(sub) => sub.job.id,
         Err(resp) => return resp,
     };
@@ -205,14 +217,18 @@ async fn execute_stream(State(app): State<App>, headers: HeaderMap, body: Body) 
 /// (if any) is not read, so the connection is in an unknown position.
 async fn upload_job(
     app: &App,
+    first: Option<Extension<FirstRequest>>,
     headers: &HeaderMap,
     body: Body,
 ) -> std::result::Result<Submission, Response> {
     let result = async {
         let opts = submit_options(headers)?;
+        // A declared body on a connection's first request: bytes past it
+        // are caught (see `framing`).
+        let check = first.zip(opts.declared_size).map(|(Extension(f), n)| (f, n));
         let res = app.reservoir.clone();
         let upload = blocking(move || res.begin_upload(opts)).await?;
-        crate::upload::receive(app, upload, body).await
+        crate::upload::receive(app, upload, body, check).await
     }
     .await;
     result.map_err(|err| {

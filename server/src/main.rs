@@ -17,6 +17,7 @@ mod check;
 mod client;
 mod config;
 mod error;
+mod framing;
 mod metrics;
 mod query;
 mod serve;

@@ -85,9 +85,12 @@ pub fn run(args: ServeArgs) -> Result<()> {
         let stop = CancellationToken::new();
         let sweeper = tokio::spawn(sweep_forever(reservoir.clone(), ttl, stop.clone()));
         let server = tokio::spawn(
-            axum::serve(listener, api::router(app))
-                .with_graceful_shutdown(stop.clone().cancelled_owned())
-                .into_future(),
+            axum::serve(
+                crate::framing::Listener(listener),
+                api::router(app).into_make_service_with_connect_info::<crate::framing::Conn>(),
+            )
+            .with_graceful_shutdown(stop.clone().cancelled_owned())
+            .into_future(),
         );
         let mut server = server;
         tokio::select! {

@@ -30,6 +30,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::api::App;
 use crate::error::{Error, Result};
+use crate::framing::FirstRequest;
 
 /// A client that sends nothing for this long loses its upload.
 pub const IDLE_TIMEOUT: Duration = Duration::from_secs(120);
@@ -40,6 +41,8 @@ enum Msg {
     Data(Bytes),
     Finish,
     Abort(String),
+    /// The body went on past its declared length.
+    TooLong(u64),
 }
 
 /// Removes an upload's cancel handle from the registry when the handler
@@ -56,7 +59,15 @@ impl Drop for Registered<'_> {
 }
 
 /// Receives `body` into `upload` and finishes it.
-pub async fn receive(app: &App, upload: Upload, body: Body) -> Result<Submission> {
+///
+/// `surplus_check`: the request's [`FirstRequest`] marker and declared
+/// length; a body followed by more bytes is refused as too large.
+pub async fn receive(
+    app: &App,
+    upload: Upload,
+    body: Body,
+    surplus_check: Option<(FirstRequest, u64)>,
+) -> Result<Submission> {
     let id = upload.id();
     let cancel = CancellationToken::new();
     app.uploads.lock().insert(id, cancel.clone());
@@ -73,7 +84,10 @@ pub async fn receive(app: &App, upload: Upload, body: Body) -> Result<Submission
             _ = cancel.cancelled() => Msg::Data(Bytes::new()),
             frame = tokio::time::timeout(IDLE_TIMEOUT, body.frame()) => match frame {
                 Err(_) => Msg::Abort(format!("no body bytes for {} s", IDLE_TIMEOUT.as_secs())),
-                Ok(None) => Msg::Finish,
+                Ok(None) => match &surplus_check {
+                    Some((first, declared)) if first.surplus(*declared) => Msg::TooLong(*declared),
+                    _ => Msg::Finish,
+                },
                 Ok(Some(Err(e))) => Msg::Abort(e.to_string()),
                 Ok(Some(Ok(frame))) => match frame.into_data() {
                     Ok(data) if !data.is_empty() => Msg::Data(data),
@@ -104,6 +118,13 @@ fn write_all(app: &App, mut upload: Upload, mut rx: mpsc::Receiver<Msg>) -> Resu
                 app.metrics.add_bytes_received(data.len() as u64);
             }
             Msg::Finish => return Ok(upload.finish()?),
+            Msg::TooLong(declared) => {
+                let msg = format!(
+                    "the request body is longer than its Content-Length of {declared} bytes"
+                );
+                upload.abort("too_large", &msg);
+                return Err(asadb::reservoir::Error::TooLarge(msg).into());
+            }
             Msg::Abort(why) => {
                 let msg = format!("the request body broke off: {why}");
                 upload.abort("upload_aborted", &msg);

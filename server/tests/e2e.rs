@@ -420,22 +420,38 @@ fn declared_sizes_bound_the_body() {
     let j = wait_for_state(&s, id, "failed");
     assert_eq!(j["error"]["code"], "upload_aborted", "{j}");
 
-    // Declares 16 bytes and sends far more: the job holds exactly the
-    // declared 16; the surplus is never part of the body (HTTP/1.1
-    // framing makes it the start of a next request, which is refused).
+    // Declares 16 bytes and sends 4 MiB, past the 1 MiB ceiling: the lie
+    // is caught when the declared body ends, answered 413, and the job
+    // fails with no spool file.
     let mut sock = raw(&s, &head(&s, "Content-Length: 16\r\n"));
-    let mut payload = b"SELECT 12345678;".to_vec();
-    payload.extend(std::iter::repeat_n(b'x', 64 << 10));
-    let _ = sock.write_all(&payload);
+    let mut writer = sock.try_clone().unwrap();
+    let sender = std::thread::spawn(move || {
+        let mut payload = b"SELECT 12345678;".to_vec();
+        payload.extend(std::iter::repeat_n(b'x', 4 << 20));
+        let _ = writer.write_all(&payload);
+    });
     let resp = read_response(&mut sock);
-    assert_eq!(status_of(&resp), 201, "{resp}");
-    let body = &resp[resp.find("\r\n\r\n").unwrap() + 4..];
-    let j: Value = serde_json::from_str(body.trim()).unwrap();
-    assert_eq!(j["received_bytes"], 16);
-    let spooled =
-        std::fs::read(dir.path().join(format!(".asa.reservoir/spool/{}.body", j["id"]))).unwrap();
-    assert_eq!(spooled, b"SELECT 12345678;");
-    assert_eq!(s.spool_files().len(), 1, "only the 16-byte job has a spool file");
+    assert_eq!(status_of(&resp), 413, "{resp}");
+    assert!(resp.contains("\"too_large\""), "{resp}");
+    drop(sock);
+    sender.join().unwrap();
+    let stats = get(&s, "/api/reservoir/stats").json();
+    assert_eq!(stats["reserved_bytes"], 0, "{stats}");
+    assert_eq!(stats["active"], 0, "{stats}");
+    assert!(s.spool_files().is_empty(), "{:?}", s.spool_files());
+
+    // Two honest uploads on one kept-alive connection: the second is not
+    // mistaken for a surplus of the first, nor checked against the
+    // first request's head.
+    let mut sock = raw(&s, &head(&s, "Content-Length: 9\r\n"));
+    sock.write_all(b"SELECT 1;").unwrap();
+    let first = read_response(&mut sock);
+    assert_eq!(status_of(&first), 201, "{first}");
+    sock.write_all(head(&s, "Content-Length: 9\r\n").as_bytes()).unwrap();
+    sock.write_all(b"SELECT 2;").unwrap();
+    let second = read_response(&mut sock);
+    assert_eq!(status_of(&second), 201, "{second}");
+    assert_eq!(s.spool_files().len(), 2);
 }
 
 #[test]

@@ -116,20 +116,21 @@ fn body_size(serial: u64) -> Option<u64> {
 
 /// Encodes a row, appending it to `out`.
 pub fn encode(values: &[Value], out: &mut Vec<u8>) {
-    let types: Vec<(u64, usize)> = values.iter().map(serial_type).collect();
-    let types_len: usize = types.iter().map(|&(t, _)| varint_len(t)).sum();
+    // Serial types are cheap to compute: two passes instead of a buffer.
+    let types = || values.iter().map(serial_type);
+    let types_len: usize = types().map(|(t, _)| varint_len(t)).sum();
     // The header size counts its own varint, whose width depends on the total.
     let mut header_len = types_len + 1;
     while varint_len(header_len as u64) + types_len != header_len {
         header_len = varint_len(header_len as u64) + types_len;
     }
-    let body_len: usize = types.iter().map(|&(_, n)| n).sum();
+    let body_len: usize = types().map(|(_, n)| n).sum();
     out.reserve(header_len + body_len);
     put_varint(out, header_len as u64);
-    for &(t, _) in &types {
+    for (t, _) in types() {
         put_varint(out, t);
     }
-    for (v, &(t, n)) in values.iter().zip(&types) {
+    for (v, (t, n)) in values.iter().zip(types()) {
         match v {
             Value::Null => {}
             Value::Integer(i) if t < 8 => out.extend_from_slice(&i.to_be_bytes()[8 - n..]),

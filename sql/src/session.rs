@@ -444,7 +444,7 @@ impl Session {
             && let Some(iv) = crate::script::parse_insert_fast(sql, false)
         {
             self.source = Some(sql.into());
-            return self.insert_values(&iv);
+            return self.insert_values_owned(iv);
         }
         let stmts = parse(sql)?;
         self.source = Some(sql.into());
@@ -458,7 +458,12 @@ impl Session {
     /// Runs an `INSERT … VALUES` of literals already parsed by the script
     /// fast path (`script::parse_insert_fast`): same effect as the text.
     pub fn insert_values(&mut self, iv: &crate::script::InsertValues) -> Result<Outcome> {
-        self.with_store(true, false, |store, schema| {
+        self.insert_values_owned(iv.clone())
+    }
+
+    /// [`Session::insert_values`] taking the rows by value (no copy).
+    pub fn insert_values_owned(&mut self, iv: crate::script::InsertValues) -> Result<Outcome> {
+        self.with_store(true, false, move |store, schema| {
             dml::insert_values(store, schema, iv).map(Outcome::Affected)
         })
     }

@@ -205,28 +205,47 @@ impl Target {
                 return Err(Error::Constraint(format!("CHECK constraint failed: {text}")));
             }
         }
-        // PRIMARY KEY (rowid) and UNIQUE.
-        if let Some(old) = store.get(t, rowid)? {
-            match action {
-                Conflict::Ignore => return Ok(None),
-                Conflict::Replace => self.delete(store, rowid, &old)?,
-                Conflict::Abort => {
-                    let what = match t.rowid_alias {
-                        Some(a) => self.constraint(&[a]),
-                        None => format!("{}.rowid", t.name),
-                    };
-                    return Err(Error::Constraint(format!("UNIQUE constraint failed: {what}")));
-                }
+        // PRIMARY KEY (rowid) and UNIQUE. The stored row is `local` without
+        // the rowid column, and with NULL in the rowid alias's slot.
+        let mut local = local;
+        let alias = t.rowid_alias.map(|a| std::mem::replace(&mut local[a], Value::Null));
+        let stored = &local[..t.columns.len()];
+        let rowid_taken = |t: &TableDef| {
+            let what = match t.rowid_alias {
+                Some(a) => self.constraint(&[a]),
+                None => format!("{}.rowid", t.name),
+            };
+            Error::Constraint(format!("UNIQUE constraint failed: {what}"))
+        };
+        if action == Conflict::Replace {
+            if let Some(old) = store.get(t, rowid)? {
+                self.delete(store, rowid, &old)?;
             }
+        } else if !store.insert_new(t, rowid, stored)? {
+            // One descent checked the rowid and wrote the row.
+            return match action {
+                Conflict::Ignore => Ok(None),
+                _ => Err(rowid_taken(t)),
+            };
+        }
+        if let (Some(a), Some(v)) = (t.rowid_alias, alias.clone()) {
+            local[a] = v;
         }
         if !self.resolve_unique(store, &local, rowid, action)? {
+            // OR IGNORE: the row written above goes again (Abort fails the
+            // statement, whose savepoint undoes the write).
+            store.delete(t, rowid)?;
             return Ok(None);
         }
-        let mut stored = local[..t.columns.len()].to_vec();
-        if let Some(a) = t.rowid_alias {
-            stored[a] = Value::Null;
+        if action == Conflict::Replace {
+            if let Some(a) = t.rowid_alias {
+                local[a] = Value::Null;
+            }
+            store.insert(t, rowid, &local[..t.columns.len()])?;
+            if let (Some(a), Some(v)) = (t.rowid_alias, alias) {
+                local[a] = v;
+            }
         }
-        store.insert(t, rowid, &stored)?;
         for ix in &self.indexes {
             store.index_insert(ix, &self.key(ix, &local), rowid)?;
         }
@@ -424,6 +443,8 @@ fn write_rows(
     mut ret: Option<&mut Returning>,
 ) -> Result<u64> {
     let t = &target.table;
+    let identity_cols =
+        cols.len() == t.columns.len() && cols.iter().enumerate().all(|(i, c)| i == *c);
     let mut n = 0;
     for src_row in rows {
         let given = if default_values { Vec::new() } else { src_row };
@@ -439,18 +460,28 @@ fn write_rows(
                 format!("{} values for {} columns", given.len(), cols.len())
             }));
         }
-        let mut row: Row = Vec::with_capacity(t.columns.len());
-        let mut set = vec![false; t.columns.len()];
-        row.resize(t.columns.len(), Value::Null);
-        for (v, c) in given.into_iter().zip(cols) {
-            row[*c] = v;
-            set[*c] = true;
-        }
-        for (i, d) in target.defaults.iter().enumerate() {
-            if let (false, Some(d)) = (set[i], d) {
-                row[i] = d.eval(&[], cx)?;
+        let identity = identity_cols && !default_values;
+        let row = if identity {
+            // Every column given in table order (the common `VALUES (…)`):
+            // the row is the given one; room for the rowid `table_row` adds.
+            let mut row = given;
+            row.reserve_exact(1);
+            row
+        } else {
+            let mut row: Row = Vec::with_capacity(t.columns.len() + 1);
+            let mut set = vec![false; t.columns.len()];
+            row.resize(t.columns.len(), Value::Null);
+            for (v, c) in given.into_iter().zip(cols) {
+                row[*c] = v;
+                set[*c] = true;
             }
-        }
+            for (i, d) in target.defaults.iter().enumerate() {
+                if let (false, Some(d)) = (set[i], d) {
+                    row[i] = d.eval(&[], cx)?;
+                }
+            }
+            row
+        };
         if let Some(local) = target.insert(store, cx, row, action)? {
             n += 1;
             if let Some(r) = ret.as_deref_mut() {
@@ -465,7 +496,7 @@ fn write_rows(
 pub fn insert_values(
     store: &dyn RowStore,
     schema: &Schema,
-    iv: &crate::script::InsertValues,
+    iv: crate::script::InsertValues,
 ) -> Result<u64> {
     use crate::script::Conflict as C;
     let t = writable_table(schema, &iv.table)?;
@@ -474,13 +505,13 @@ pub fn insert_values(
         Some(C::Replace) => Conflict::Replace,
         _ => Conflict::Abort,
     };
-    let names = iv.columns.clone().unwrap_or_default();
+    let names = iv.columns.unwrap_or_default();
     let cols = column_positions(&t, &names)?;
     let mut b = Binder::new(schema, store);
     let target = Target::new(&mut b, schema, &t)?;
     let cache = SubCache::default();
     let cx = Context::new(store, &[], &cache);
-    write_rows(store, &cx, &target, &cols, !names.is_empty(), iv.rows.clone(), false, action, None)
+    write_rows(store, &cx, &target, &cols, !names.is_empty(), iv.rows, false, action, None)
 }
 
 #[allow(clippy::too_many_arguments)]

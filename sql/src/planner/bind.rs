@@ -93,6 +93,38 @@ pub struct Binder<'a> {
     pub aliases: Vec<(String, Expr)>,
     /// The statement's text, for result column names as written.
     pub source: Option<Arc<str>>,
+    /// Expressions being bound, outermost first (see [`MAX_EXPR_DEPTH`]).
+    depth: usize,
+}
+
+/// Deepest expression tree a statement may hold (SQLite's
+/// `SQLITE_MAX_EXPR_DEPTH`). The parser builds `a OR b OR …` of any length
+/// without recursion; binding, planning and evaluating recurse, so the
+/// depth is bounded here, with SQLite's message, instead of by the stack.
+pub const MAX_EXPR_DEPTH: usize = 1000;
+
+/// Stack left below which a recursive step continues on a fresh heap
+/// segment of [`STACK_SEGMENT`] bytes (`stacker`).
+pub const STACK_RED_ZONE: usize = 256 << 10;
+pub const STACK_SEGMENT: usize = 4 << 20;
+
+/// Most SELECTs one compound (`UNION`, `EXCEPT`, `INTERSECT`) may chain
+/// (SQLite's `SQLITE_MAX_COMPOUND_SELECT`).
+pub const MAX_COMPOUND_SELECT: usize = 500;
+
+/// Fails when `body` chains more than [`MAX_COMPOUND_SELECT`] SELECTs
+/// (counted without recursion, before anything recurses over the chain).
+pub fn check_compound(body: &ast::SetExpr) -> Result<()> {
+    let mut terms = 1;
+    let mut at = body;
+    while let ast::SetExpr::SetOperation { left, .. } = at {
+        terms += 1;
+        if terms > MAX_COMPOUND_SELECT {
+            return Err(Error::TooLarge("too many terms in compound SELECT".into()));
+        }
+        at = left;
+    }
+    Ok(())
 }
 
 thread_local! {
@@ -128,6 +160,7 @@ impl<'a> Binder<'a> {
             ctes: Vec::new(),
             aliases: Vec::new(),
             source: None,
+            depth: 0,
         }
     }
 
@@ -255,6 +288,20 @@ impl<'a> Binder<'a> {
     }
 
     pub fn bind_expr(&mut self, e: &ast::Expr) -> Result<Expr> {
+        if self.depth >= MAX_EXPR_DEPTH {
+            return Err(Error::TooLarge(format!(
+                "Expression tree is too large (maximum depth {MAX_EXPR_DEPTH})"
+            )));
+        }
+        self.depth += 1;
+        // Binding frames are large: grow the stack on the heap when little
+        // is left, so a deep tree fits on any thread (even 2 MiB ones).
+        let r = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.bind_expr_at_depth(e));
+        self.depth -= 1;
+        r
+    }
+
+    fn bind_expr_at_depth(&mut self, e: &ast::Expr) -> Result<Expr> {
         use ast::Expr as A;
         Ok(match e {
             A::Identifier(id) => match self.resolve(None, &id.value)? {

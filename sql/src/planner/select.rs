@@ -17,6 +17,7 @@ use crate::{Error, Result};
 
 /// Plans a whole query (WITH, body, ORDER BY, LIMIT).
 pub fn plan_query(b: &mut Binder, q: &ast::Query) -> Result<QueryPlan> {
+    super::bind::check_compound(&q.body)?;
     let saved = b.ctes.len();
     if let Some(with) = &q.with {
         if with.recursive {

@@ -351,6 +351,13 @@ impl RowStore for BtreeStore {
         with_write!(self.tx, x => t.insert(x, rowid, &buf).map(|_| ()))
     }
 
+    fn insert_new(&self, table: &TableDef, rowid: i64, row: &[Value]) -> Result<bool> {
+        let mut buf = Vec::new();
+        encode(row, &mut buf);
+        let t = Table::open(page(table.root));
+        with_write!(self.tx, x => t.insert_new(x, rowid, &buf))
+    }
+
     fn delete(&self, table: &TableDef, rowid: i64) -> Result<()> {
         let t = Table::open(page(table.root));
         with_write!(self.tx, x => t.delete(x, rowid).map(|_| ()))

@@ -124,6 +124,10 @@ impl RowStore for Interrupted<'_> {
         self.interrupt.check()?;
         self.inner.insert(table, rowid, row)
     }
+    fn insert_new(&self, table: &TableDef, rowid: i64, row: &[Value]) -> Result<bool> {
+        self.interrupt.check()?;
+        self.inner.insert_new(table, rowid, row)
+    }
     fn delete(&self, table: &TableDef, rowid: i64) -> Result<()> {
         self.interrupt.check()?;
         self.inner.delete(table, rowid)

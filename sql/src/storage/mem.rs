@@ -342,6 +342,20 @@ impl RowStore for MemTxn {
         Ok(())
     }
 
+    fn insert_new(&self, table: &TableDef, rowid: i64, row: &[Value]) -> Result<bool> {
+        self.check_write()?;
+        let mut data = self.store.data.lock();
+        let Some(Tree::Table(t)) = data.trees.get_mut(&table.root) else {
+            return Err(missing(table.root));
+        };
+        let std::collections::btree_map::Entry::Vacant(slot) = t.entry(rowid) else {
+            return Ok(false);
+        };
+        slot.insert(row.to_vec());
+        self.undo.lock().push(Undo::Row(table.root, rowid, None));
+        Ok(true)
+    }
+
     fn delete(&self, table: &TableDef, rowid: i64) -> Result<()> {
         self.check_write()?;
         let mut data = self.store.data.lock();

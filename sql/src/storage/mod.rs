@@ -127,6 +127,16 @@ pub trait RowStore {
     ) -> Result<Box<dyn IndexCursor>>;
     fn get(&self, table: &TableDef, rowid: i64) -> Result<Option<Row>>;
     fn insert(&self, table: &TableDef, rowid: i64, row: &[Value]) -> Result<()>;
+    /// Inserts row `rowid` unless one exists (then nothing changes and the
+    /// answer is `false`): the PRIMARY KEY check and the write in one
+    /// descent of the tree.
+    fn insert_new(&self, table: &TableDef, rowid: i64, row: &[Value]) -> Result<bool> {
+        if self.get(table, rowid)?.is_some() {
+            return Ok(false);
+        }
+        self.insert(table, rowid, row)?;
+        Ok(true)
+    }
     fn delete(&self, table: &TableDef, rowid: i64) -> Result<()>;
     fn max_rowid(&self, table: &TableDef) -> Result<Option<i64>>;
     /// A cheap row-count estimate (for join ordering); need not be exact.
