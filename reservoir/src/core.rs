@@ -88,6 +88,9 @@ pub(crate) struct State {
     pub(crate) shutting_down: bool,
     /// The job the worker is running, if any.
     pub(crate) current: Option<JobId>,
+    /// When the worker started the current job (its time counts in the
+    /// throughput while it runs).
+    pub(crate) current_since: Option<std::time::Instant>,
     /// Script bytes executed since open, and the time spent executing.
     pub(crate) executed_bytes: u64,
     pub(crate) executing_time: Duration,
@@ -221,6 +224,7 @@ impl Reservoir {
             reserved,
             shutting_down: false,
             current: None,
+            current_since: None,
             executed_bytes: 0,
             executed_statements: 0,
             executing_time: Duration::ZERO,
@@ -508,7 +512,8 @@ impl Reservoir {
         // [64 KiB, 4 × the receive chunk].
         let chunk = cfg.receive_chunk as u64;
         let recommended = (headroom / 16).clamp(64 << 10, (chunk * 4).max(64 << 10));
-        let secs = st.executing_time.as_secs_f64();
+        let running = st.current_since.map_or(Duration::ZERO, |t| t.elapsed());
+        let secs = (st.executing_time + running).as_secs_f64();
         Stats {
             by_state,
             active,

@@ -96,6 +96,7 @@ fn run(res: Reservoir, mut session: Session) {
                         .is_ok()
                 {
                     st.current = Some(id);
+                    st.current_since = Some(Instant::now());
                     break id;
                 }
                 inner.wake.wait_for(&mut st, Duration::from_secs(5));
@@ -123,6 +124,7 @@ fn run(res: Reservoir, mut session: Session) {
         }
         let mut st = inner.state.lock();
         st.current = None;
+        st.current_since = None;
         st.executing_time += started.elapsed();
         let (to, error) = match ending {
             Ending::Completed => (JobState::Completed, None),

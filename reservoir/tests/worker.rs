@@ -206,3 +206,80 @@ fn cancel_inside_one_long_statement_rolls_back_its_batch() {
     assert_eq!(wait_terminal(&res, next).state, JobState::Completed);
     assert_eq!(count(&engine, "v"), 1);
 }
+
+#[test]
+fn live_progress_and_stats_and_persisted_progress() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = Config { progress_quantum_bytes: 4096, ..Config::default() };
+    let res = Reservoir::open(dir.path(), cfg.clone()).unwrap();
+    let engine = Engine::memory();
+    res.start_worker(engine.clone()).unwrap();
+    // 2,000 rows, 300 small statements (one with an error, recorded), then
+    // a statement that runs until it is cancelled.
+    let mut script = String::from("CREATE TABLE t(x INTEGER PRIMARY KEY, pad);\n");
+    let values: Vec<String> = (0..2000).map(|i| format!("({i}, 'p')")).collect();
+    script.push_str(&format!("INSERT INTO t VALUES {};\n", values.join(",")));
+    for i in 0..300 {
+        if i == 150 {
+            script.push_str("INSERT INTO nowhere VALUES (1);\n");
+        } else {
+            script.push_str(&format!("UPDATE t SET pad = 'statement {i:04}' WHERE x = {i};\n"));
+        }
+    }
+    // The last finished statement ends at its `;` (the newline is not
+    // part of it).
+    let long_at = script.len() as u64 - 1;
+    script.push_str("SELECT count(*) FROM t a, t b, t c;\n");
+    let total = script.len() as u64;
+    let id = submit(&res, &script, false);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let job = loop {
+        let job = res.job(id).unwrap();
+        assert!(!job.state.is_terminal(), "{job:?}");
+        if job.progress.statements_done == 302 {
+            break job;
+        }
+        assert!(Instant::now() < deadline, "never reached the long statement: {job:?}");
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    // Live progress: the running statement's start, counters so far.
+    let p = &job.progress;
+    assert_eq!(job.state, JobState::Processing);
+    assert_eq!(p.bytes_total, total);
+    assert_eq!(p.bytes_done, long_at, "bytes up to the end of the last finished statement");
+    assert!(p.percent > 0.0 && p.percent < 100.0, "{p:?}");
+    assert_eq!(p.rows_affected, 2000 + 299);
+    assert_eq!(p.errors, 1);
+    assert_eq!(job.statement_errors.len(), 1);
+    assert_eq!(job.statement_errors[0].statement, Some(152));
+    let stats = res.stats();
+    assert_eq!(stats.worker, "running");
+    assert_eq!(stats.current_job, Some(id));
+    assert_eq!(stats.by_state["processing"], 1);
+    assert_eq!(stats.active, 1);
+    assert_eq!(stats.advice.pressure, asadb_reservoir::Pressure::Busy);
+    assert_eq!(stats.statements_executed, 302);
+    assert!(stats.throughput_bytes_per_sec > 0.0);
+
+    // Persisted progress: a copy of the directory taken now opens with the
+    // job interrupted at a position at most one quantum behind.
+    let copy = tempfile::tempdir().unwrap();
+    std::fs::copy(dir.path().join("events.log"), copy.path().join("events.log")).unwrap();
+    let reopened = Reservoir::open(copy.path(), cfg).unwrap();
+    let persisted = reopened.job(id).unwrap();
+    assert_eq!(persisted.state, JobState::Interrupted);
+    assert!(
+        persisted.progress.bytes_done + 4096 > long_at && persisted.progress.bytes_done <= long_at,
+        "persisted {} vs live {long_at}",
+        persisted.progress.bytes_done
+    );
+    assert!(persisted.progress.statements_done > 200);
+
+    assert_eq!(res.cancel(id).unwrap().state, JobState::Cancelling);
+    assert_eq!(wait_terminal(&res, id).state, JobState::Cancelled);
+    let stats = res.stats();
+    assert_eq!(stats.worker, "idle");
+    assert_eq!(stats.current_job, None);
+    assert_eq!(stats.by_state["cancelled"], 1);
+    assert_eq!(stats.advice.pressure, asadb_reservoir::Pressure::Idle);
+}
