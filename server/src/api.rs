@@ -4,7 +4,8 @@
 //! Every request passes two layers before its handler: `track` (outermost:
 //! counts the request and its latency by matched route) and `auth` (the
 //! bearer token, checked before anything else — routing errors included —
-//! so an unauthenticated caller learns nothing but 401). Handlers never
+//! so an unauthenticated caller learns nothing but 401; the one exception
+//! is `GET` of the panel's static files, see [`crate::panel`]). Handlers never
 //! block the runtime: Reservoir calls that touch the disk (admission,
 //! cancel, resume, result pages, file submission) run on blocking threads,
 //! and request bodies are streamed by [`crate::upload`].
@@ -80,7 +81,8 @@ impl AppState {
 
 /// The router with every route and both layers.
 pub fn router(app: App) -> Router {
-    Router::new()
+    let guard = middleware::from_fn_with_state(app.clone(), auth);
+    let api = Router::new()
         .route("/api/reservoir/jobs", post(submit_job).get(list_jobs))
         .route("/api/reservoir/job", get(get_job))
         .route("/api/reservoir/cancel", post(cancel_job))
@@ -93,7 +95,11 @@ pub fn router(app: App) -> Router {
         .route("/metrics", get(metrics))
         .fallback(|| async { Error::NotFound("no such endpoint".into()) })
         .method_not_allowed_fallback(|| async { Error::MethodNotAllowed })
-        .layer(middleware::from_fn_with_state(app.clone(), auth))
+        .layer(guard.clone());
+    // The panel's static files (no data) are the only routes outside the
+    // token check; other methods on their paths stay behind it.
+    crate::panel::routes(|refused| refused.layer(guard.clone()))
+        .merge(api)
         .layer(middleware::from_fn_with_state(app.clone(), track))
         .layer(middleware::from_fn(crate::framing::mark_first))
         .with_state(app)

@@ -8,9 +8,9 @@
 //! - `asadb check --db FILE` checks a database file: see [`check`];
 //! - `asadb sql --db FILE` is the embedded shell: see [`shell`].
 //!
-//! This crate uses only the `asadb` facade. Not built yet (absent rather
-//! than pretending): the browser panel. The HTTP contract is
-//! `docs/api.md`.
+//! `asadb serve` also serves the browser panel, a static page at `/`
+//! that talks to the same API with the token: see [`panel`]. This crate
+//! uses only the `asadb` facade. The HTTP contract is `docs/api.md`.
 
 mod api;
 mod check;
@@ -19,6 +19,7 @@ mod config;
 mod error;
 mod framing;
 mod metrics;
+mod panel;
 mod query;
 mod serve;
 mod shell;

@@ -73,6 +73,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
             }
         }
         println!("listening on http://{addr}");
+        println!("panel: http://{addr}/");
         tracing::info!(%addr, "serving the HTTP API");
 
         let app = AppState::new(
