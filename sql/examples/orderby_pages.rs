@@ -11,7 +11,31 @@ use std::time::Instant;
 use asadb_sql::Value;
 use asadb_sql::session::{Engine, Params};
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+type Res<T> = Result<T, Box<dyn std::error::Error>>;
+
+/// Reads pages from `page(offset)` until one is empty, checking that ids
+/// run 1, 2, 3, … with no gap or repeat; returns the rows read.
+fn pages(rows: i64, mut page: impl FnMut(i64) -> Res<Vec<Vec<Value>>>) -> Res<i64> {
+    let mut expect = 1;
+    loop {
+        let got = page(expect - 1)?;
+        if got.is_empty() {
+            break;
+        }
+        for r in got {
+            if r.first() != Some(&Value::Integer(expect)) {
+                return Err(format!("expected id {expect}, got {r:?}").into());
+            }
+            expect += 1;
+        }
+    }
+    if expect != rows + 1 {
+        return Err(format!("read {} rows, expected {rows}", expect - 1).into());
+    }
+    Ok(expect - 1)
+}
+
+fn main() -> Res<()> {
     let mut args = std::env::args().skip(1);
     let rows: i64 = args.next().map(|a| a.parse()).transpose()?.unwrap_or(100_000);
     let page: i64 = args.next().map(|a| a.parse()).transpose()?.unwrap_or(500);
@@ -38,28 +62,50 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         println!("  plan: {:?}", line?);
     }
 
+    // 1. Each page a query of its own with LIMIT/OFFSET.
     let t = Instant::now();
-    let mut expect = 1;
-    let mut offset = 0;
-    loop {
+    let read = pages(rows, |offset| {
         let sql = format!("SELECT * FROM t ORDER BY id LIMIT {page} OFFSET {offset}");
-        let mut n = 0;
-        for r in s.query(&sql, &Params::None)? {
-            let r = r?;
-            if r.first() != Some(&Value::Integer(expect)) {
-                return Err(format!("offset {offset}: expected id {expect}, got {r:?}").into());
-            }
-            expect += 1;
-            n += 1;
+        s.query(&sql, &Params::None)?.collect::<Result<Vec<_>, _>>().map_err(Into::into)
+    })?;
+    println!("ORDER BY id, LIMIT {page} OFFSET n pages: {read} rows in {:.2?}", t.elapsed());
+
+    // 2. As `/api/query` does it: the query without LIMIT, the first
+    //    `offset` rows skipped by the caller, stopping after a page.
+    let t = Instant::now();
+    let read = pages(rows, |offset| {
+        let q = s.query("SELECT * FROM t ORDER BY id", &Params::None)?;
+        q.skip(offset as usize)
+            .take(page as usize)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(Into::into)
+    })?;
+    println!("ORDER BY id, caller-side skip, {page}-row pages: {read} rows in {:.2?}", t.elapsed());
+
+    // 3. A sort that no index serves: the first 20 pages.
+    let t = Instant::now();
+    for p in 0..20 {
+        let sql = format!("SELECT * FROM t ORDER BY v, id LIMIT {page} OFFSET {}", p * page);
+        let n = s.query(&sql, &Params::None)?.count();
+        if n != page as usize {
+            return Err(format!("page {p}: {n} rows").into());
         }
-        if n == 0 {
-            break;
+    }
+    println!("ORDER BY v (sorted), first 20 LIMIT/OFFSET pages: {:.2?}", t.elapsed());
+
+    // 4. An indexed text column: one full read in its order, then 20 pages.
+    s.execute("CREATE INDEX t_name ON t(name)", &Params::None)?;
+    let t = Instant::now();
+    let n = s.query("SELECT * FROM t ORDER BY name", &Params::None)?.count();
+    println!("ORDER BY name (indexed), one full read of {n} rows: {:.2?}", t.elapsed());
+    let t = Instant::now();
+    for p in 0..20 {
+        let sql = format!("SELECT * FROM t ORDER BY name LIMIT {page} OFFSET {}", p * page);
+        let n = s.query(&sql, &Params::None)?.count();
+        if n != page as usize {
+            return Err(format!("page {p}: {n} rows").into());
         }
-        offset += n;
     }
-    if expect != rows + 1 {
-        return Err(format!("read {} rows, expected {rows}", expect - 1).into());
-    }
-    println!("read-back: {rows} rows in {}-row ORDER BY id pages: {:.2?}", page, t.elapsed());
+    println!("ORDER BY name (indexed), first 20 LIMIT/OFFSET pages: {:.2?}", t.elapsed());
     Ok(())
 }

@@ -128,6 +128,12 @@ const MIN_MAX: &[&str] = &[
     "SELECT max(rowid) FROM t",
     "SELECT min(a), id FROM t",
     "SELECT min(b), id, c FROM t",
+    "SELECT max(id), a FROM t WHERE id < 100",
+    "SELECT min(id), a FROM t WHERE id >= -7",
+    "SELECT min(a), id FROM t WHERE a > 2",
+    "SELECT min(a), id FROM t WHERE a >= 1 AND a <= 1",
+    "SELECT min(a), id FROM t WHERE a IN ('b', 3.0, x'0101')",
+    "SELECT min(b), id, c FROM t WHERE b = 4",
 ];
 
 /// Aggregates that still read every row.
@@ -139,6 +145,9 @@ const FULL_AGG: &[&str] = &[
     "SELECT min(c) FROM t",
     "SELECT min(a) FROM t WHERE b = 3",
     "SELECT min(DISTINCT a) FROM t",
+    "SELECT max(id) FROM t WHERE b = 3",
+    "SELECT min(a) FROM t WHERE a > 2 AND b = 1",
+    "SELECT min(a) FROM t WHERE a <> 2",
 ];
 
 const LIMITS: &[&str] = &[

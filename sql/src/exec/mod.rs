@@ -86,6 +86,10 @@ impl<'a> Context<'a> {
 /// A pull-based operator.
 pub trait Operator: Send {
     fn next(&mut self, cx: &Context) -> Result<Option<Row>>;
+
+    /// Told before the first `next` that no more than `rows` rows will be
+    /// pulled (a LIMIT above); an operator may use it to do less work.
+    fn limit_hint(&mut self, _rows: u64) {}
 }
 
 /// A row ordered by SQLite's total order (for grouping, DISTINCT, sets).
@@ -986,6 +990,9 @@ impl Operator for LimitOp {
                 Some(e) => u64::try_from(limit_value(e, cx)?).unwrap_or(0),
                 None => 0,
             };
+            if let Some(l) = limit {
+                self.input.limit_hint(l.saturating_add(offset));
+            }
             self.state = Some((limit, offset));
         }
         let (limit, skip) = self.state.as_mut().expect("set above");

@@ -163,11 +163,14 @@ pub struct SortOp {
     out: Option<Output>,
     /// Runs written so far (for tests and EXPLAIN ANALYZE-like checks).
     pub spilled_runs: usize,
+    /// Only the first this many rows will be read (a LIMIT above): the
+    /// buffer is cut back to them whenever it holds twice as many.
+    wanted: Option<usize>,
 }
 
 impl SortOp {
     pub fn new(input: Box<dyn Operator>, keys: Vec<SortKey>) -> SortOp {
-        SortOp { input: Some(input), keys, out: None, spilled_runs: 0 }
+        SortOp { input: Some(input), keys, out: None, spilled_runs: 0, wanted: None }
     }
 
     /// Consumes the whole input now (normally done by the first `next`).
@@ -184,10 +187,22 @@ impl SortOp {
         let mut size = 0;
         let mut runs = Vec::new();
         let keys = &self.keys;
+        // Top-N: an entry with `wanted` entries before it in the stable
+        // order of the buffer can never be among the first `wanted` rows
+        // out, so cutting the sorted buffer keeps the result (and, the sort
+        // being stable and the buffer in input order, its ties) intact.
+        let cut_at = self.wanted.map(|n| n.max(1).saturating_mul(2));
         while let Some(r) = input.next(cx)? {
             let k: Vec<Value> = keys.iter().map(|s| s.expr.eval(&r, cx)).collect::<Result<_>>()?;
             size += approx_row(&k) + approx_row(&r);
             buf.push((k, r));
+            if let (Some(cut), Some(n)) = (cut_at, self.wanted)
+                && buf.len() >= cut
+            {
+                buf.sort_by(|a, b| cmp_keys(keys, &a.0, &b.0));
+                buf.truncate(n);
+                size = buf.iter().map(|(k, r)| approx_row(k) + approx_row(r)).sum();
+            }
             if size > cx.budget {
                 buf.sort_by(|a, b| cmp_keys(keys, &a.0, &b.0));
                 runs.push(Run::write(&buf)?);
@@ -215,6 +230,10 @@ impl SortOp {
 }
 
 impl Operator for SortOp {
+    fn limit_hint(&mut self, rows: u64) {
+        self.wanted = Some(usize::try_from(rows).unwrap_or(usize::MAX));
+    }
+
     fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
         if self.out.is_none() {
             self.run_input(cx)?;
@@ -298,5 +317,58 @@ mod tests {
         let mut want = pairs.clone();
         want.sort();
         assert_eq!(pairs, want);
+    }
+
+    /// With a limit hint (top-N), the first N rows out are exactly those of
+    /// the full stable sort, ties in input order included, whether or not
+    /// the buffer spills; and the buffer never holds much more than 2N.
+    #[test]
+    fn limit_hint_keeps_the_first_rows_of_the_stable_sort() {
+        let n = 3000i64;
+        let rows: Vec<Vec<Expr>> = (0..n)
+            .map(|i| {
+                let k = (i * 7919) % 53;
+                vec![Expr::Literal(Value::Integer(k)), Expr::Literal(Value::Integer(i))]
+            })
+            .collect();
+        let keys = vec![SortKey {
+            expr: Expr::Column(0),
+            desc: true,
+            coll: vals::Collation::Binary,
+            nulls_first: false,
+        }];
+        let store = MemStore::new();
+        let txn = store.begin(false).unwrap();
+        let cache = SubCache::default();
+        let run = |hint: Option<u64>, budget: usize| {
+            let input = build(&Node::Values { rows: rows.clone(), width: 2 });
+            let mut op = SortOp::new(input, keys.clone());
+            if let Some(h) = hint {
+                op.limit_hint(h);
+            }
+            let mut cx = Context::new(&txn, &[], &cache);
+            cx.budget = budget;
+            let mut out = Vec::new();
+            while let Some(r) = op.next(&cx).unwrap() {
+                out.push(r);
+            }
+            (out, op.spilled_runs)
+        };
+        let (full, _) = run(None, usize::MAX);
+        for budget in [usize::MAX, 20_000] {
+            for want in [0u64, 1, 7, 100, 2999, 3000, 10_000] {
+                let (got, runs) = run(Some(want), budget);
+                let w = (want as usize).min(full.len());
+                assert!(got.len() >= w, "hint {want}: {} rows", got.len());
+                assert_eq!(got[..w], full[..w], "hint {want}, budget {budget}");
+                if budget == usize::MAX {
+                    assert_eq!(runs, 0);
+                }
+                if want == 7 && budget == 20_000 {
+                    // 14 rows never reach the budget: nothing spills.
+                    assert_eq!(runs, 0);
+                }
+            }
+        }
     }
 }

@@ -14,7 +14,10 @@
 //! access path (rowid point/range/IN, or an index: equality prefix plus a
 //! range on the next column, or an IN list on the first); joins of inner
 //! relations are ordered greedily, always following join predicates when a
-//! connected relation exists, and equi-joins become hash joins.
+//! connected relation exists, and equi-joins become hash joins. A
+//! one-table SELECT whose ORDER BY the rowid order or an ascending index
+//! already gives gets no sort (its LIMIT then stops the scan early), and
+//! `min()`/`max()` alone read a single row from an end of such an order.
 
 pub mod bind;
 mod names;

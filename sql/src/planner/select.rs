@@ -1165,8 +1165,11 @@ struct OrderTerm {
 }
 
 /// `min(col)` / `max(col)` as the only aggregate of a one-table query
-/// without WHERE, GROUP BY or HAVING, over a BINARY-collated column (or the
+/// without GROUP BY or HAVING, over a BINARY-collated column (or the
 /// rowid): the order a scan must give for its first row to be the answer.
+/// A WHERE may only compare that column with values (an access path on
+/// it, which also keeps NULLs out); anything else would make the scan read
+/// rows the WHERE then rejects.
 fn min_max_column(
     b: &Binder,
     aggs: &[AggCall],
@@ -1177,7 +1180,10 @@ fn min_max_column(
 ) -> Option<OrderTerm> {
     let [agg] = aggs else { return None };
     let [Expr::Column(col)] = agg.args.as_slice() else { return None };
-    if agg.distinct || !group.is_empty() || having || !where_c.is_empty() || rels.len() != 1 {
+    if agg.distinct || !group.is_empty() || having || rels.len() != 1 {
+        return None;
+    }
+    if !where_c.iter().all(|c| analyse(c).is_some_and(|(k, ..)| k == *col)) {
         return None;
     }
     let max = match agg.name.to_ascii_lowercase().as_str() {

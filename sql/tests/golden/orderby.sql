@@ -328,6 +328,24 @@ PROJECT 1 columns
 
 onlyif asadb
 query
+EXPLAIN SELECT max(id) FROM t WHERE id < 5
+----
+PROJECT 1 columns
+  AGGREGATE 0 keys, 1 aggregates
+    LIMIT
+      SEARCH t USING ROWID RANGE DESC FILTER
+
+onlyif asadb
+query
+EXPLAIN SELECT min(a) FROM t WHERE a > 1
+----
+PROJECT 1 columns
+  AGGREGATE 0 keys, 1 aggregates
+    LIMIT
+      SEARCH t USING INDEX ta (1 prefix + range) FILTER
+
+onlyif asadb
+query
 EXPLAIN SELECT min(a) FROM t WHERE id > 2
 ----
 PROJECT 1 columns
@@ -374,6 +392,31 @@ z
 
 query
 SELECT min(a) FROM t WHERE id = 2
+----
+NULL
+
+query
+SELECT max(id), a FROM t WHERE id < 5 AND id > 1
+----
+4|z
+
+query
+SELECT min(a), id FROM t WHERE a > 1
+----
+2.5|3
+
+query
+SELECT min(a), id FROM t WHERE a >= 1 AND a < 2
+----
+1|6
+
+query
+SELECT min(a) FROM t WHERE a > 'zz'
+----
+x'00'
+
+query
+SELECT min(a) FROM t WHERE a > x'00'
 ----
 NULL
 
