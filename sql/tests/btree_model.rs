@@ -79,6 +79,10 @@ fn check_index(mem: &MemPages, index: Index, model: &BTreeSet<Vec<u8>>) -> TreeS
 enum TableOp {
     Insert(i64, usize),
     InsertNew(i64, usize),
+    /// Through the append hint (`replace` or not).
+    Hinted(i64, usize, bool),
+    /// Through the append hint, a key above every key (the fast path).
+    Append(usize),
     Delete(i64),
     Get(i64),
     Seek(i64),
@@ -99,6 +103,9 @@ fn table_op() -> impl Strategy<Value = TableOp> {
     prop_oneof![
         6 => (key.clone(), payload_len()).prop_map(|(k, l)| TableOp::Insert(k, l)),
         1 => (key.clone(), payload_len()).prop_map(|(k, l)| TableOp::InsertNew(k, l)),
+        3 => (key.clone(), payload_len(), any::<bool>())
+            .prop_map(|(k, l, r)| TableOp::Hinted(k, l, r)),
+        6 => payload_len().prop_map(TableOp::Append),
         4 => key.clone().prop_map(TableOp::Delete),
         1 => key.clone().prop_map(TableOp::Get),
         1 => key.clone().prop_map(TableOp::Seek),
@@ -110,20 +117,42 @@ fn run_table(ops: &[TableOp]) {
     let mem = MemPages::new(1 << 14);
     let table = Table::create(&mem).unwrap();
     let mut model = BTreeMap::new();
+    // The append hint; cleared after every change not made through it, as
+    // `Table::insert_hinted` requires.
+    let mut hint = None;
     for (version, op) in ops.iter().enumerate() {
         match *op {
             TableOp::Insert(k, len) => {
+                hint = None;
                 let p = payload(k, version as u32, len);
                 let replaced = table.insert(&mem, k, &p).unwrap();
                 assert_eq!(replaced, model.insert(k, p).is_some());
             }
             TableOp::InsertNew(k, len) => {
+                hint = None;
                 let p = payload(k, version as u32, len);
                 let inserted = table.insert_new(&mem, k, &p).unwrap();
                 assert_eq!(inserted, !model.contains_key(&k));
                 model.entry(k).or_insert(p);
             }
+            TableOp::Hinted(k, len, replace) => {
+                let p = payload(k, version as u32, len);
+                let changed = table.insert_hinted(&mem, k, &p, replace, &mut hint).unwrap();
+                let present = model.contains_key(&k);
+                assert_eq!(changed, replace || !present);
+                if replace || !present {
+                    model.insert(k, p);
+                }
+            }
+            TableOp::Append(len) => {
+                let k = model.keys().next_back().map_or(0, |m: &i64| m.saturating_add(1));
+                let p = payload(k, version as u32, len);
+                let changed = table.insert_hinted(&mem, k, &p, false, &mut hint).unwrap();
+                assert_eq!(changed, !model.contains_key(&k));
+                model.entry(k).or_insert(p);
+            }
             TableOp::Delete(k) => {
+                hint = None;
                 assert_eq!(table.delete(&mem, k).unwrap(), model.remove(&k).is_some());
             }
             TableOp::Get(k) => assert_eq!(table.get(&mem, k).unwrap(), model.get(&k).cloned()),
@@ -238,6 +267,27 @@ impl Rng {
     fn below(&mut self, n: u64) -> u64 {
         self.next() % n
     }
+}
+
+#[test]
+fn hinted_appends_build_the_same_tree_as_plain_inserts() {
+    // 20,000 ascending rows with rows that need overflow pages mixed in,
+    // and an out-of-order insert now and then (which drops the hint).
+    let mem = MemPages::new(1 << 16);
+    let table = Table::create(&mem).unwrap();
+    let mut model = BTreeMap::new();
+    let mut hint = None;
+    let mut rng = Rng(0x5eed);
+    for i in 0..20_000i64 {
+        let len = if i % 97 == 0 { 3000 } else { 20 + rng.below(80) as usize };
+        let k = if i % 501 == 0 { -i } else { i };
+        let p = payload(k, 0, len);
+        assert!(table.insert_hinted(&mem, k, &p, false, &mut hint).unwrap());
+        model.insert(k, p);
+    }
+    assert!(hint.is_some(), "ending on an append keeps the hint");
+    let stats = check_table(&mem, table, &model);
+    assert!(stats.depth >= 3, "{stats:?}");
 }
 
 #[test]

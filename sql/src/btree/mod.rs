@@ -135,6 +135,24 @@ impl Table {
         Ok(self.tree().insert(tx, &ordered_i64(rowid), payload, false)? == Inserted::New)
     }
 
+    /// [`Table::insert`] (`replace`) or [`Table::insert_new`] through an
+    /// append hint: the right-most leaf as the previous call through the
+    /// same hint left it. The caller must clear the hint (set `None`)
+    /// after any other change to this table (delete, drop, rollback to a
+    /// savepoint); then ascending rowids skip the descent from the root.
+    /// Answers whether a row was added or replaced (`false`: present).
+    pub fn insert_hinted(
+        &self,
+        tx: &impl StorageMut,
+        rowid: i64,
+        payload: &[u8],
+        replace: bool,
+        hint: &mut Option<PageId>,
+    ) -> Result<bool> {
+        let r = self.tree().insert_hinted(tx, &ordered_i64(rowid), payload, replace, hint)?;
+        Ok(r != Inserted::Present)
+    }
+
     pub fn get(&self, tx: &impl Storage, rowid: i64) -> Result<Option<Vec<u8>>> {
         self.tree().get(tx, &ordered_i64(rowid))
     }

@@ -258,6 +258,74 @@ impl Tree {
         val: &[u8],
         replace: bool,
     ) -> Result<Inserted> {
+        self.insert_at(tx, key, val, replace, &mut None)
+    }
+
+    /// [`Tree::insert`] with a right-most-leaf hint (SQLite's append bias).
+    ///
+    /// `hint`, when set, must name the right-most leaf of this tree, as an
+    /// earlier call through the same hint left it, with no other change to
+    /// the tree in between (the caller clears it on any delete, drop or
+    /// savepoint rollback). A key above every key of that leaf then goes
+    /// straight to its end, without descending from the root. The hint is
+    /// kept when the insert leaves that leaf right-most, and cleared
+    /// otherwise (a split, an insert elsewhere).
+    pub(crate) fn insert_hinted<T: StorageMut>(
+        &self,
+        tx: &T,
+        key: &[u8],
+        val: &[u8],
+        replace: bool,
+        hint: &mut Option<PageId>,
+    ) -> Result<Inserted> {
+        if let Some(leaf) = hint.take()
+            && let Some(done) = self.try_append(tx, leaf, key, val)?
+        {
+            *hint = Some(leaf);
+            return Ok(done);
+        }
+        self.insert_at(tx, key, val, replace, hint)
+    }
+
+    /// Appends `key` → `val` at the end of `leaf` if the key is above its
+    /// last key and the cell fits without overflow pages; `None` (and no
+    /// change) otherwise.
+    fn try_append<T: StorageMut>(
+        &self,
+        tx: &T,
+        leaf: PageId,
+        key: &[u8],
+        val: &[u8],
+    ) -> Result<Option<Inserted>> {
+        let total = key.len() + val.len();
+        if total > MAX_DATA || local_len(total) != total {
+            return Ok(None);
+        }
+        {
+            let page = tx.page(leaf)?;
+            let Ok(node) = self.node(&page, leaf) else { return Ok(None) };
+            if !node.leaf || node.count == 0 {
+                return Ok(None);
+            }
+            if cmp_key(tx, &node.cell(node.count - 1)?, key)? != Ordering::Less {
+                return Ok(None);
+            }
+        }
+        let cell = build_leaf_cell(tx, key, val)?;
+        let mut page = tx.page_mut(leaf)?;
+        let count = self.node(&page, leaf)?.count;
+        Ok(insert_cell(&mut page, leaf, self.kind, count, &cell)?.then_some(Inserted::New))
+    }
+
+    fn insert_at<T: StorageMut>(
+        &self,
+        tx: &T,
+        key: &[u8],
+        val: &[u8],
+        replace: bool,
+        hint: &mut Option<PageId>,
+    ) -> Result<Inserted> {
+        *hint = None;
         let total = key.len() + val.len();
         if total > MAX_DATA {
             return Err(Error::TooLarge(format!("a {total}-byte row or key")));
@@ -281,6 +349,10 @@ impl Tree {
         let cell = build_leaf_cell(tx, key, val)?;
         let mut page = tx.page_mut(leaf)?;
         if insert_cell(&mut page, leaf, self.kind, idx, &cell)? {
+            if path.iter().all(|&(_, ci, n)| ci == n) {
+                // Reached by the right-most child at every level.
+                *hint = Some(leaf);
+            }
             return Ok(outcome);
         }
         // Append fast path: a new maximum key in the right-most leaf leaves

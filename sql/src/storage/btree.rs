@@ -16,6 +16,7 @@
 use std::collections::VecDeque;
 use std::ops::Bound;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use asadb_pager::PageId;
 use asadb_txn::pages::{PageRead, PageWrite};
@@ -72,6 +73,11 @@ pub struct BtreeStore {
     tx: Arc<Mutex<Tx>>,
     savepoints: Mutex<Vec<(u64, Savepoint)>>,
     next_sp: Mutex<u64>,
+    /// Append hint: `root << 32 | leaf` of the table inserted into last,
+    /// with `leaf` its right-most leaf (0: none). Cleared by every delete,
+    /// tree drop and savepoint rollback, the only ways a table's
+    /// right-most leaf changes other than through the hinted insert itself.
+    append: AtomicU64,
 }
 
 impl BtreeStore {
@@ -80,7 +86,35 @@ impl BtreeStore {
             tx: Arc::new(Mutex::new(tx)),
             savepoints: Mutex::new(Vec::new()),
             next_sp: Mutex::new(1),
+            append: AtomicU64::new(0),
         }
+    }
+
+    /// Inserts a table row through the append hint.
+    fn insert_row(
+        &self,
+        table: &TableDef,
+        rowid: i64,
+        row: &[Value],
+        replace: bool,
+    ) -> Result<bool> {
+        let mut buf = Vec::with_capacity(64);
+        encode(row, &mut buf);
+        let t = Table::open(page(table.root));
+        let packed = self.append.load(Ordering::Relaxed);
+        let mut hint =
+            (packed != 0 && (packed >> 32) as u32 == table.root).then(|| page(packed as u32));
+        let r = with_write!(self.tx, x => t.insert_hinted(x, rowid, &buf, replace, &mut hint));
+        let next = match (&r, hint) {
+            (Ok(_), Some(leaf)) => (u64::from(table.root) << 32) | u64::from(leaf.0),
+            _ => 0,
+        };
+        self.append.store(next, Ordering::Relaxed);
+        r
+    }
+
+    fn clear_append_hint(&self) {
+        self.append.store(0, Ordering::Relaxed);
     }
 
     /// Commits (a read transaction just ends). Fails if a cursor still
@@ -345,20 +379,15 @@ impl RowStore for BtreeStore {
     }
 
     fn insert(&self, table: &TableDef, rowid: i64, row: &[Value]) -> Result<()> {
-        let mut buf = Vec::new();
-        encode(row, &mut buf);
-        let t = Table::open(page(table.root));
-        with_write!(self.tx, x => t.insert(x, rowid, &buf).map(|_| ()))
+        self.insert_row(table, rowid, row, true).map(|_| ())
     }
 
     fn insert_new(&self, table: &TableDef, rowid: i64, row: &[Value]) -> Result<bool> {
-        let mut buf = Vec::new();
-        encode(row, &mut buf);
-        let t = Table::open(page(table.root));
-        with_write!(self.tx, x => t.insert_new(x, rowid, &buf))
+        self.insert_row(table, rowid, row, false)
     }
 
     fn delete(&self, table: &TableDef, rowid: i64) -> Result<()> {
+        self.clear_append_hint();
         let t = Table::open(page(table.root));
         with_write!(self.tx, x => t.delete(x, rowid).map(|_| ()))
     }
@@ -409,6 +438,7 @@ impl RowStore for BtreeStore {
     }
 
     fn drop_tree(&self, root: u32, kind: TreeKind) -> Result<()> {
+        self.clear_append_hint();
         with_write!(self.tx, x => match kind {
             TreeKind::Table => Table::open(page(root)).destroy(x),
             TreeKind::Index => Index::open(page(root)).destroy(x),
@@ -455,6 +485,7 @@ impl RowStore for BtreeStore {
     }
 
     fn rollback_to(&self, sp: u64) -> Result<()> {
+        self.clear_append_hint();
         let mut sps = self.savepoints.lock();
         let pos = sps
             .iter()
