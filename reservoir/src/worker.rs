@@ -70,11 +70,12 @@ pub(crate) fn spawn(res: Reservoir, engine: Engine) -> Result<JoinHandle<()>> {
     // transaction and need not be `Send`.
     let handle = std::thread::Builder::new()
         .name("asadb-reservoir-worker".into())
-        .spawn(move || run(res, engine.session()))?;
+        .spawn(move || run(res, engine))?;
     Ok(handle)
 }
 
-fn run(res: Reservoir, mut session: Session) {
+fn run(res: Reservoir, engine: Engine) {
+    let mut session = engine.session();
     let inner = res.inner.clone();
     let mut last_sweep = Instant::now();
     loop {
@@ -109,14 +110,34 @@ fn run(res: Reservoir, mut session: Session) {
             }
         };
         let started = Instant::now();
-        let ending = match execute(&res, &mut session, id) {
-            Ok(ending) => ending,
-            Err(err) => Ending::Failed(JobError {
+        // A panic (an engine bug; the panic hook has printed it) fails this
+        // job, not the worker: the session and its transaction are dropped
+        // (rolled back) and the next job gets a fresh one. Statements
+        // committed before it stay, with their progress marker, as for any
+        // failure.
+        let run_job = std::panic::AssertUnwindSafe(|| execute(&res, &mut session, id));
+        let ending = match std::panic::catch_unwind(run_job) {
+            Ok(Ok(ending)) => ending,
+            Ok(Err(err)) => Ending::Failed(JobError {
                 code: err.code().into(),
                 message: err.to_string(),
                 statement: None,
                 excerpt: None,
             }),
+            Err(panic) => {
+                session = engine.session();
+                let what = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                Ending::Failed(JobError {
+                    code: "internal_error".into(),
+                    message: format!("the engine failed unexpectedly: {what}"),
+                    statement: None,
+                    excerpt: None,
+                })
+            }
         };
         // Whatever happened, leave no transaction open on the session.
         if session.in_transaction() {
