@@ -754,6 +754,14 @@
       setStatus("r-status", rows.length
         ? "rows " + (from + 1) + "–" + (from + rows.length) + " of " + jsonText(s.row_count)
         : "no rows on this page", "good");
+      // Reading a completed job's result made it delivered.
+      const known = seen.get(result.id);
+      if (known && known.state === "completed") {
+        api("GET", "/api/reservoir/job?id=" + result.id).then((r) => {
+          remember(r.body);
+          renderRecent();
+        }, () => {});
+      }
     } catch (e) {
       // A resumed job's result starts after its last durable statement;
       // the error names the range it holds, so try its first statement.

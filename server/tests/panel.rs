@@ -6,7 +6,10 @@
 //!   panel without the token, with `no-store` and a same-origin-only CSP;
 //! - every other path, and every other method on the panel's paths, still
 //!   answers 401 without the right token, exactly like before the panel;
-//! - the page references nothing beyond its own origin.
+//! - the page references nothing beyond its own origin;
+//! - when `node` is installed, the script parses, and driven through a
+//!   fake DOM (`panel_dom.mjs`) it submits, pages, queries, cancels and
+//!   shows typed errors against the real server.
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -25,12 +28,18 @@ struct Server {
 }
 
 impl Server {
+    /// A server whose jobs stay queued.
     fn start(data: &Path) -> Server {
+        Server::spawn(data, &["--no-worker"])
+    }
+
+    fn spawn(data: &Path, extra: &[&str]) -> Server {
         let mut child = Command::new(BIN)
             .arg("serve")
             .arg("--data")
             .arg(data)
-            .args(["--listen", "127.0.0.1:0", "--no-worker"])
+            .args(["--listen", "127.0.0.1:0"])
+            .args(extra)
             .env_remove("ASADB_TOKEN")
             .env("RUST_LOG", "warn")
             .stdout(Stdio::piped())
@@ -251,4 +260,33 @@ fn the_served_script_parses_when_node_is_available() {
     std::fs::write(&file, js).unwrap();
     let check = Command::new("node").arg("--check").arg(&file).output().unwrap();
     assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
+}
+
+/// Optional: when `node` is installed, the script driven through a fake
+/// DOM works against the real server, with and without a worker.
+#[test]
+fn the_panel_works_in_a_fake_dom_when_node_is_available() {
+    if Command::new("node").arg("--version").output().is_err() {
+        eprintln!("node is not installed: fake-DOM run skipped");
+        return;
+    }
+    let driver = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/panel_dom.mjs");
+    for (scenario, extra) in [("worker", &[][..]), ("noworker", &["--no-worker"][..])] {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Server::spawn(dir.path(), extra);
+        let out = Command::new("node")
+            .arg(driver)
+            .arg(format!("http://{}", s.addr))
+            .arg(&s.token)
+            .arg(scenario)
+            .output()
+            .unwrap();
+        let report = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{scenario}:\n{report}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(report.contains("all checks passed"), "{scenario}: {report}");
+    }
 }
