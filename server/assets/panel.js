@@ -81,7 +81,7 @@
       n /= 1024;
       i += 1;
     }
-    return (i === 0 ? String(n) : n.toFixed(1)) + " " + units[i];
+    return (i === 0 ? String(Math.round(n)) : n.toFixed(1)) + " " + units[i];
   }
 
   function fmtTime(ms) {
