@@ -238,14 +238,33 @@ fn abs(v: &Value) -> Result<Value> {
 }
 
 fn char_fn(args: &[Value]) -> Value {
-    let mut s = String::with_capacity(args.len());
+    // SQLite's bytes, surrogates included (encoded as 3 bytes, which is not
+    // valid UTF-8); text made from them reads invalid bytes as U+FFFD, as
+    // everywhere else bytes become text.
+    let mut out = Vec::with_capacity(args.len());
     for a in args {
         let x = a.to_i64();
         let c = if (0..=0x10ffff).contains(&x) { x as u32 } else { 0xfffd };
-        // Surrogates cannot be held in a Rust string.
-        s.push(char::from_u32(c).unwrap_or('\u{fffd}'));
+        if c < 0x80 {
+            out.push(c as u8);
+        } else if c < 0x800 {
+            out.extend([0xc0 | (c >> 6) as u8, 0x80 | (c & 0x3f) as u8]);
+        } else if c < 0x10000 {
+            out.extend([
+                0xe0 | (c >> 12) as u8,
+                0x80 | ((c >> 6) & 0x3f) as u8,
+                0x80 | (c & 0x3f) as u8,
+            ]);
+        } else {
+            out.extend([
+                0xf0 | (c >> 18) as u8,
+                0x80 | ((c >> 12) & 0x3f) as u8,
+                0x80 | ((c >> 6) & 0x3f) as u8,
+                0x80 | (c & 0x3f) as u8,
+            ]);
+        }
     }
-    Value::Text(s)
+    text_value(out)
 }
 
 fn concat_ws(sep: &[u8], args: &[Value]) -> Value {
