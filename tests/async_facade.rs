@@ -139,6 +139,41 @@ async fn a_query_past_the_statement_timeout_stops_itself() {
 }
 
 #[tokio::test]
+async fn a_write_or_sort_past_the_statement_timeout_stops_and_is_undone() {
+    let db = open(AsyncOptions {
+        statement_timeout: Duration::from_millis(200),
+        call_timeout: Some(Duration::from_secs(120)),
+        ..AsyncOptions::default()
+    });
+    db.execute("CREATE TABLE u (a, b, c)", ()).await.unwrap();
+    // 10^6 rows written, then 10^9 more attempted: the timeout stops it
+    // mid-write and the statement leaves nothing.
+    let started = Instant::now();
+    let err = db
+        .execute("INSERT INTO u SELECT a.x, b.x, c.x FROM t a, t b, t c, t d", ())
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Timeout, "{err:?}");
+    assert!(err.is_retryable());
+    assert!(started.elapsed() < Duration::from_secs(60), "{:?}", started.elapsed());
+    let n: i64 = db.query("SELECT count(*) FROM u", ()).await.unwrap().rows[0].get(0).unwrap();
+    assert_eq!(n, 0, "the timed-out INSERT was rolled back");
+    // A sort reads all its input before its first row: stopped too.
+    let err =
+        db.query("SELECT a.x FROM t a, t b, t c, t d ORDER BY a.y, b.y", ()).await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Timeout, "{err:?}");
+    // Inside a transaction: the statement is undone, the transaction goes on.
+    let tx = db.begin().await.unwrap();
+    tx.execute("INSERT INTO u VALUES (1, 2, 3)", ()).await.unwrap();
+    let err = tx.execute("UPDATE u SET a = (SELECT count(*) FROM t a, t b, t c, t d)", ()).await;
+    assert_eq!(err.unwrap_err().kind(), ErrorKind::Timeout);
+    tx.commit().await.unwrap();
+    let rows = db.query("SELECT a, b, c FROM u", ()).await.unwrap().rows;
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].get::<i64>(0).unwrap(), 1, "the UPDATE left no trace");
+}
+
+#[tokio::test]
 async fn a_dropped_transaction_is_rolled_back_and_frees_the_lock() {
     let db = open(AsyncOptions::default());
     let tx = db.begin().await.unwrap();

@@ -31,7 +31,7 @@ pub enum Error {
     Unsupported(String),
     /// The statement was stopped by its session's
     /// [`Interrupt`](crate::storage::Interrupt); its effects were undone.
-    #[error("interrupted")]
+    #[error("interrupted (cancelled, or past its time limit)")]
     Interrupted,
     /// Reading input other than the database (e.g. a script) failed.
     #[error("I/O error: {0}")]

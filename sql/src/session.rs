@@ -257,7 +257,7 @@ impl Iterator for Rows<'_> {
         };
         let guard;
         let store = match &self.interrupt {
-            Some(i) if i.is_set() => {
+            Some(i) if i.check().is_err() => {
                 self.done = true;
                 return Some(Err(Error::Interrupted));
             }

@@ -135,7 +135,10 @@ fn lane_thread(
         while let Ok(LaneMsg::Run(job)) = rx.recv() {
             // A panic (an engine bug) ends the transaction: the session
             // is dropped unused, which rolls it back, and the lane closes.
-            let run = std::panic::AssertUnwindSafe(|| job(&mut session));
+            let limit = inner.opts.statement_timeout;
+            let run = std::panic::AssertUnwindSafe(|| {
+                super::with_statement_timeout(&mut session, limit, job)
+            });
             if std::panic::catch_unwind(run).is_err() {
                 link.abort("a statement panicked");
                 broken = true;

@@ -234,6 +234,7 @@ impl AsyncDatabase {
         for i in 0..inner.opts.workers.max(1) {
             let rx = rx.clone();
             let db = inner.db.clone();
+            let limit = inner.opts.statement_timeout;
             std::thread::Builder::new().name(format!("asadb-worker-{i}")).spawn(move || {
                 // Sessions are made on the thread that uses them.
                 let Ok(mut session) = db.session() else { return };
@@ -245,7 +246,9 @@ impl AsyncDatabase {
                             // A panic (an engine bug) loses this call only:
                             // its caller hears `WorkerLost`, the worker
                             // goes on with a fresh session.
-                            let run = std::panic::AssertUnwindSafe(|| job(&mut session));
+                            let run = std::panic::AssertUnwindSafe(|| {
+                                with_statement_timeout(&mut session, limit, job)
+                            });
                             if std::panic::catch_unwind(run).is_err() {
                                 match db.session() {
                                     Ok(s) => session = s,
@@ -434,6 +437,22 @@ async fn wait_until(inner: &Inner, done: impl Fn() -> bool) {
         // The timeout only guards against a missed wake-up.
         let _ = tokio::time::timeout(Duration::from_millis(100), notified).await;
     }
+}
+
+/// Runs `job` with the statement timeout armed on the session: every
+/// statement it runs stops within a row once `limit` has passed (a sort
+/// or a DML statement too, not only a query between rows), failing with
+/// a retryable timeout; its effects are undone like any failed statement.
+pub(crate) fn with_statement_timeout<R>(
+    session: &mut Session,
+    limit: Duration,
+    job: impl FnOnce(&mut Session) -> R,
+) -> R {
+    let interrupt = Instant::now().checked_add(limit).map(asadb_sql::storage::Interrupt::at);
+    session.set_interrupt(interrupt);
+    let r = job(session);
+    session.set_interrupt(None);
+    r
 }
 
 /// Streams a query on the current thread, keeping only the requested page.

@@ -684,6 +684,7 @@ impl Operator for JoinOp {
             }
             let l = self.cur.as_ref().expect("set above");
             while self.pos < self.cands.len() {
+                cx.store.check_interrupt()?;
                 let r = &self.rows[self.cands[self.pos]];
                 self.pos += 1;
                 let mut row = l.clone();

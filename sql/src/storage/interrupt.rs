@@ -8,7 +8,8 @@
 //! (while they read their input), aggregates and every write of INSERT,
 //! UPDATE and DELETE go through the store, so a statement stops within a
 //! row of the flag being set, however long it would have run (SQLite's
-//! `sqlite3_interrupt`). What the statement did is undone like any failed
+//! `sqlite3_interrupt`); joins, which loop over rows held in memory, check
+//! at every candidate pair. What the statement did is undone like any failed
 //! statement: its savepoint (inside a transaction) or its autocommit
 //! transaction is rolled back.
 //!
@@ -17,17 +18,27 @@
 
 use std::ops::Bound;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::time::Instant;
 
 use super::{IndexCursor, KeyRange, Row, RowCursor, RowStore, TreeKind};
 use crate::catalog::{IndexDef, TableDef};
 use crate::value::Value;
 use crate::{Error, Result};
 
-/// A flag that stops the statements of the sessions holding it. Cheap to
-/// clone; all clones share the flag.
+/// A flag that stops the statements of the sessions holding it, and
+/// optionally a deadline that sets it. Cheap to clone; all clones share
+/// the flag.
 #[derive(Clone, Debug, Default)]
-pub struct Interrupt(Arc<AtomicBool>);
+pub struct Interrupt {
+    flag: Arc<AtomicBool>,
+    /// The deadline, and a tick counter: the clock is read every
+    /// [`CLOCK_EVERY`] checks, not at each row.
+    deadline: Option<(Instant, Arc<AtomicU32>)>,
+}
+
+/// Checks between two readings of the clock for a deadline.
+const CLOCK_EVERY: u32 = 64;
 
 impl Interrupt {
     pub fn new() -> Interrupt {
@@ -36,26 +47,42 @@ impl Interrupt {
 
     /// An interrupt over an existing flag (e.g. a job's cancel flag).
     pub fn from_flag(flag: Arc<AtomicBool>) -> Interrupt {
-        Interrupt(flag)
+        Interrupt { flag, deadline: None }
+    }
+
+    /// A fresh interrupt that sets itself at `at` (a statement timeout).
+    pub fn at(at: Instant) -> Interrupt {
+        Interrupt { flag: Arc::default(), deadline: Some((at, Arc::default())) }
     }
 
     /// Asks every statement running under this interrupt to stop.
     pub fn set(&self) {
-        self.0.store(true, Ordering::SeqCst);
+        self.flag.store(true, Ordering::SeqCst);
     }
 
     /// Lets statements run again.
     pub fn clear(&self) {
-        self.0.store(false, Ordering::SeqCst);
+        self.flag.store(false, Ordering::SeqCst);
     }
 
     pub fn is_set(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
+        self.flag.load(Ordering::Relaxed)
     }
 
-    /// `Err(Error::Interrupted)` once the flag is set.
+    /// `Err(Error::Interrupted)` once the flag is set or the deadline has
+    /// passed.
     pub fn check(&self) -> Result<()> {
-        if self.is_set() { Err(Error::Interrupted) } else { Ok(()) }
+        if self.is_set() {
+            return Err(Error::Interrupted);
+        }
+        if let Some((at, ticks)) = &self.deadline
+            && ticks.fetch_add(1, Ordering::Relaxed) % CLOCK_EVERY == 0
+            && Instant::now() >= *at
+        {
+            self.set();
+            return Err(Error::Interrupted);
+        }
+        Ok(())
     }
 }
 
@@ -182,5 +209,8 @@ impl RowStore for Interrupted<'_> {
     }
     fn is_writable(&self) -> bool {
         self.inner.is_writable()
+    }
+    fn check_interrupt(&self) -> Result<()> {
+        self.interrupt.check()
     }
 }

@@ -158,4 +158,10 @@ pub trait RowStore {
     fn release(&self, sp: u64) -> Result<()>;
     fn rollback_to(&self, sp: u64) -> Result<()>;
     fn is_writable(&self) -> bool;
+    /// `Err(Error::Interrupted)` once the session's interrupt is set (see
+    /// [`Interrupted`]); operators that loop over rows in memory (joins)
+    /// call it per row, as store calls do implicitly.
+    fn check_interrupt(&self) -> Result<()> {
+        Ok(())
+    }
 }
