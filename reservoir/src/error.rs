@@ -43,7 +43,9 @@ pub enum Error {
     /// committing a batch, reading the progress marker).
     #[error(transparent)]
     Sql(asadb_sql::Error),
-    /// File IO failed. (500)
+    /// File IO failed (500); the disk being full is told apart (507,
+    /// `disk_full`, retryable once space is freed). A failed upload has
+    /// already removed its spool file and released its reservation.
     #[error("I/O error: {0}")]
     Io(#[from] std::io::Error),
 }
@@ -51,7 +53,15 @@ pub enum Error {
 impl Error {
     /// True when the same request may succeed later unchanged.
     pub fn is_retryable(&self) -> bool {
-        matches!(self, Error::CapacityExhausted(_) | Error::ShuttingDown)
+        matches!(self, Error::CapacityExhausted(_) | Error::ShuttingDown) || self.is_disk_full()
+    }
+
+    /// The file system is out of space (or quota).
+    pub fn is_disk_full(&self) -> bool {
+        matches!(self, Error::Io(e) if matches!(
+            e.kind(),
+            std::io::ErrorKind::StorageFull | std::io::ErrorKind::QuotaExceeded
+        ))
     }
 
     /// A stable machine code for the error (used in JSON and job records).
@@ -67,6 +77,7 @@ impl Error {
             Error::Unsupported(_) => "unsupported",
             Error::Corrupt(_) => "corrupt",
             Error::ShuttingDown => "shutting_down",
+            Error::Io(_) if self.is_disk_full() => "disk_full",
             Error::Io(_) => "io",
             Error::Sql(_) => "sql_error",
         }
@@ -75,3 +86,18 @@ impl Error {
 
 /// Result alias of this crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_disk_is_its_own_retryable_code() {
+        let full = Error::Io(std::io::Error::from(std::io::ErrorKind::StorageFull));
+        assert_eq!(full.code(), "disk_full");
+        assert!(full.is_retryable());
+        let other = Error::Io(std::io::Error::from(std::io::ErrorKind::PermissionDenied));
+        assert_eq!(other.code(), "io");
+        assert!(!other.is_retryable());
+    }
+}

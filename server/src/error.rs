@@ -128,6 +128,7 @@ fn reservoir_status(e: &reservoir::Error) -> StatusCode {
         R::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
         R::CapacityExhausted(_) => StatusCode::TOO_MANY_REQUESTS,
         R::ShuttingDown => StatusCode::SERVICE_UNAVAILABLE,
+        _ if e.is_disk_full() => StatusCode::INSUFFICIENT_STORAGE,
         _ => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }
@@ -186,6 +187,16 @@ mod tests {
             (reservoir::Error::CapacityExhausted("full".into()), 429, "capacity_exhausted"),
             (reservoir::Error::ShuttingDown, 503, "shutting_down"),
             (reservoir::Error::Corrupt("bad".into()), 500, "corrupt"),
+            (
+                reservoir::Error::Io(std::io::Error::from(std::io::ErrorKind::StorageFull)),
+                507,
+                "disk_full",
+            ),
+            (
+                reservoir::Error::Io(std::io::Error::from(std::io::ErrorKind::PermissionDenied)),
+                500,
+                "io",
+            ),
         ];
         for (err, status, code) in cases {
             let err = Error::from(err);
