@@ -60,8 +60,10 @@ fn cmp_keys(keys: &[SortKey], a: &[Value], b: &[Value]) -> Ordering {
     Ordering::Equal
 }
 
+/// A spill file failed: an IO error that keeps its kind (a full disk
+/// stays `StorageFull`), naming the spill.
 fn io(e: std::io::Error) -> Error {
-    Error::InvalidInput(format!("sort spill file: {e}"))
+    Error::Io(std::io::Error::new(e.kind(), format!("sort spill file: {e}")))
 }
 
 /// One sorted run on disk.
