@@ -244,24 +244,19 @@ impl Rows<'_> {
     }
 }
 
-impl Iterator for Rows<'_> {
-    type Item = Result<Vec<Value>>;
-    fn next(&mut self) -> Option<Self::Item> {
-        if self.done {
-            return None;
-        }
+impl Rows<'_> {
+    /// Runs `f` on the operator tree with this result's context (store,
+    /// parameters, interrupt); `None` once the rows are done.
+    fn pull<T>(&mut self, f: impl FnOnce(&mut dyn Operator, &Context) -> Result<T>) -> Result<T> {
         let store: &dyn RowStore = match &mut self.store {
             StoreRef::Owned(t) => &**t,
             StoreRef::Borrowed(s) => *s,
-            StoreRef::Materialised(it) => return it.next().map(Ok),
+            StoreRef::Materialised(_) => unreachable!("materialised rows have no operator"),
         };
         let guard;
         let store = match &self.interrupt {
-            Some(i) if i.check().is_err() => {
-                self.done = true;
-                return Some(Err(Error::Interrupted));
-            }
             Some(i) => {
+                i.check()?;
                 guard = Interrupted::new(store, i);
                 &guard as &dyn RowStore
             }
@@ -269,7 +264,40 @@ impl Iterator for Rows<'_> {
         };
         let mut cx = Context::new(store, &self.params, &self.cache);
         cx.budget = self.budget;
-        match self.op.next(&cx) {
+        f(&mut *self.op, &cx)
+    }
+
+    /// Steps over up to `n` rows without producing them (a plain scan
+    /// skips them without decoding); answers how many there were. For
+    /// paging: `skip_rows(offset)` then read the page.
+    pub fn skip_rows(&mut self, n: u64) -> Result<u64> {
+        if self.done {
+            return Ok(0);
+        }
+        if let StoreRef::Materialised(it) = &mut self.store {
+            let k = it.by_ref().take(usize::try_from(n).unwrap_or(usize::MAX)).count();
+            return Ok(k as u64);
+        }
+        let r = self.pull(|op, cx| op.skip(n, cx));
+        match &r {
+            Ok(k) if *k < n => self.done = true,
+            Err(_) => self.done = true,
+            Ok(_) => {}
+        }
+        r
+    }
+}
+
+impl Iterator for Rows<'_> {
+    type Item = Result<Vec<Value>>;
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        if let StoreRef::Materialised(it) = &mut self.store {
+            return it.next().map(Ok);
+        }
+        match self.pull(|op, cx| op.next(cx)) {
             Ok(Some(r)) => Some(Ok(r)),
             Ok(None) => {
                 self.done = true;

@@ -232,3 +232,42 @@ fn hash_join_past_the_memory_budget_partitions_to_disk() {
     assert!(results[0][0].len() > 3000);
     assert_eq!(results[0], results[1]);
 }
+
+#[test]
+fn skip_rows_steps_over_rows_exactly_on_both_stores() {
+    let db = asadb_txn::Db::memory(asadb_txn::Options::default()).unwrap();
+    for engine in [Engine::memory(), Engine::with_db(db)] {
+        let mut s = engine.session();
+        s.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT)", &Params::None).unwrap();
+        let values: Vec<String> = (1..=3000).map(|i| format!("({i}, 'v{i}')")).collect();
+        s.execute(&format!("INSERT INTO t VALUES {}", values.join(",")), &Params::None).unwrap();
+        let cases: [(&str, u64, u64, Option<i64>); 7] = [
+            // (query, skip, skipped, first id after)
+            ("SELECT id, v FROM t", 0, 0, Some(1)),
+            ("SELECT id, v FROM t", 1000, 1000, Some(1001)),
+            ("SELECT id, v FROM t ORDER BY id DESC", 10, 10, Some(2990)),
+            ("SELECT id, v FROM t WHERE id > 2500", 100, 100, Some(2601)),
+            ("SELECT id, v FROM t WHERE v LIKE 'v1%'", 5, 5, Some(14)),
+            ("SELECT id, v FROM t", 5000, 3000, None),
+            ("SELECT id, v FROM t LIMIT 20 OFFSET 2990", 5, 5, Some(2996)),
+        ];
+        for (sql, skip, skipped, first) in cases {
+            let mut rows = s.query(sql, &Params::None).unwrap();
+            assert_eq!(rows.skip_rows(skip).unwrap(), skipped, "{sql}");
+            let next = rows.next().transpose().unwrap();
+            assert_eq!(next.map(|r| r[0].clone()), first.map(int), "{sql} after {skip}");
+        }
+        // Reading, skipping, reading again: decoded rows in the cursor's
+        // buffer are skipped first, then the rest without decoding.
+        let mut rows = s.query("SELECT id FROM t", &Params::None).unwrap();
+        for i in 1..=3 {
+            assert_eq!(rows.next().unwrap().unwrap(), vec![int(i)]);
+        }
+        assert_eq!(rows.skip_rows(600).unwrap(), 600);
+        assert_eq!(rows.next().unwrap().unwrap(), vec![int(604)]);
+        assert_eq!(rows.skip_rows(2395).unwrap(), 2395);
+        assert_eq!(rows.next().unwrap().unwrap(), vec![int(3000)]);
+        assert_eq!(rows.skip_rows(1).unwrap(), 0);
+        assert!(rows.next().is_none());
+    }
+}

@@ -465,23 +465,25 @@ fn run_query(
     statement_timeout: Duration,
 ) -> Result<QueryPage> {
     let deadline = Instant::now() + statement_timeout;
-    let rows = session.query(sql, params)?;
+    let mut rows = session.query(sql, params)?;
     let columns: Arc<[String]> = rows.columns().to_vec().into();
     let mut page = Vec::new();
     let mut next_offset = None;
-    for (i, r) in rows.enumerate() {
-        let r = r?;
-        if i % 64 == 63 && Instant::now() > deadline {
-            return Err(Error::Timeout { after: statement_timeout, what: "statement timeout" });
+    // The rows before the page are stepped over, not produced (a plain
+    // scan skips them without decoding).
+    let skipped = rows.skip_rows(offset as u64)? as usize;
+    if skipped == offset {
+        for (i, r) in rows.enumerate() {
+            let r = r?;
+            if i % 64 == 63 && Instant::now() > deadline {
+                return Err(Error::Timeout { after: statement_timeout, what: "statement timeout" });
+            }
+            if page.len() == limit {
+                next_offset = Some(offset + i);
+                break;
+            }
+            page.push(Row::new(columns.clone(), r));
         }
-        if i < offset {
-            continue;
-        }
-        if page.len() == limit {
-            next_offset = Some(i);
-            break;
-        }
-        page.push(Row::new(columns.clone(), r));
     }
     Ok(QueryPage { columns, rows: page, next_offset })
 }

@@ -90,6 +90,18 @@ pub trait Operator: Send {
     /// Told before the first `next` that no more than `rows` rows will be
     /// pulled (a LIMIT above); an operator may use it to do less work.
     fn limit_hint(&mut self, _rows: u64) {}
+
+    /// Pulls and drops up to `n` rows; answers how many there were. An
+    /// operator that can step over rows without producing them (a plain
+    /// table scan, a projection of one) does so: OFFSET and page skipping
+    /// then cost no record decoding.
+    fn skip(&mut self, n: u64, cx: &Context) -> Result<u64> {
+        let mut done = 0;
+        while done < n && self.next(cx)?.is_some() {
+            done += 1;
+        }
+        Ok(done)
+    }
 }
 
 /// A row ordered by SQLite's total order (for grouping, DISTINCT, sets).
@@ -434,6 +446,24 @@ impl ScanOp {
 }
 
 impl Operator for ScanOp {
+    fn skip(&mut self, n: u64, cx: &Context) -> Result<u64> {
+        if matches!(self.state, ScanState::Init) {
+            self.open(cx)?;
+        }
+        match &mut self.state {
+            // Without a filter every stored row is an output row.
+            ScanState::Rows(c) if self.filter.is_none() => c.skip(n),
+            ScanState::Done => Ok(0),
+            _ => {
+                let mut done = 0;
+                while done < n && self.next(cx)?.is_some() {
+                    done += 1;
+                }
+                Ok(done)
+            }
+        }
+    }
+
     fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
         if matches!(self.state, ScanState::Init) {
             self.open(cx)?;
@@ -731,6 +761,17 @@ impl Operator for ProjectOp {
         let Some(r) = self.input.next(cx)? else { return Ok(None) };
         Ok(Some(self.exprs.iter().map(|e| e.eval(&r, cx)).collect::<Result<_>>()?))
     }
+
+    fn limit_hint(&mut self, rows: u64) {
+        self.input.limit_hint(rows);
+    }
+
+    /// One output row per input row: skipping rows skips their input (a
+    /// skipped row's expressions are never evaluated, as with SQLite's
+    /// OFFSET).
+    fn skip(&mut self, n: u64, cx: &Context) -> Result<u64> {
+        self.input.skip(n, cx)
+    }
 }
 
 /// GROUP BY / aggregates. Rows fold into a `BTreeMap` of groups (so groups
@@ -1000,11 +1041,11 @@ impl Operator for LimitOp {
         if *limit == Some(0) {
             return Ok(None);
         }
-        while *skip > 0 {
-            if self.input.next(cx)?.is_none() {
+        if *skip > 0 {
+            let want = std::mem::take(skip);
+            if self.input.skip(want, cx)? < want {
                 return Ok(None);
             }
-            *skip -= 1;
         }
         let r = self.input.next(cx)?;
         if let (Some(_), Some(l)) = (&r, limit) {

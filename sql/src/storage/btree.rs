@@ -156,20 +156,25 @@ struct BtRowCursor {
 impl BtRowCursor {
     fn refill(&mut self) -> Result<()> {
         let tx = self.tx.clone();
-        let (rows, exhausted) = with_tx!(tx, t => self.fetch(t)?);
+        let mut rows = Vec::with_capacity(BATCH);
+        let (_, exhausted) = with_tx!(tx, t => self.fetch(t, BATCH, Some(&mut rows))?);
         self.buf.extend(rows);
         self.done = exhausted;
         Ok(())
     }
 
-    /// Reads up to BATCH rows from the current range start; narrows the
-    /// range past them. Returns the rows and whether the range is done.
+    /// Reads up to `max` rows from the current range start into `out` (or
+    /// only steps over them when `out` is `None`: no record is decoded);
+    /// narrows the range past them. Returns how many rows it passed and
+    /// whether the range is done.
     fn fetch<T: PageRead<Error = asadb_txn::Error>>(
         &mut self,
         t: &T,
-    ) -> Result<(Vec<(i64, Row)>, bool)> {
+        max: usize,
+        mut out: Option<&mut Vec<(i64, Row)>>,
+    ) -> Result<(usize, bool)> {
         let mut c = self.table.cursor(t);
-        let mut out = Vec::new();
+        let mut n = 0;
         if !self.reverse {
             let ok = match self.range.0 {
                 Bound::Unbounded => c.first()?,
@@ -179,16 +184,16 @@ impl BtRowCursor {
                 }
                 Bound::Excluded(s) => {
                     if s == i64::MAX {
-                        return Ok((out, true));
+                        return Ok((n, true));
                     }
                     c.seek(s + 1)?;
                     c.is_valid()
                 }
             };
             if !ok {
-                return Ok((out, true));
+                return Ok((n, true));
             }
-            while c.is_valid() && out.len() < BATCH {
+            while c.is_valid() && n < max {
                 let id = c.rowid();
                 let past = match self.range.1 {
                     Bound::Unbounded => false,
@@ -196,13 +201,16 @@ impl BtRowCursor {
                     Bound::Excluded(e) => id >= e,
                 };
                 if past {
-                    return Ok((out, true));
+                    return Ok((n, true));
                 }
-                out.push((id, c.values()?));
+                if let Some(out) = out.as_deref_mut() {
+                    out.push((id, c.values()?));
+                }
+                n += 1;
                 self.range.0 = Bound::Excluded(id);
                 c.next()?;
             }
-            Ok((out, !c.is_valid()))
+            Ok((n, !c.is_valid()))
         } else {
             let ok = match self.range.1 {
                 Bound::Unbounded => c.last()?,
@@ -212,16 +220,16 @@ impl BtRowCursor {
                 }
                 Bound::Excluded(e) => {
                     if e == i64::MIN {
-                        return Ok((out, true));
+                        return Ok((n, true));
                     }
                     c.seek_le(e - 1)?;
                     c.is_valid()
                 }
             };
             if !ok {
-                return Ok((out, true));
+                return Ok((n, true));
             }
-            while c.is_valid() && out.len() < BATCH {
+            while c.is_valid() && n < max {
                 let id = c.rowid();
                 let past = match self.range.0 {
                     Bound::Unbounded => false,
@@ -229,13 +237,16 @@ impl BtRowCursor {
                     Bound::Excluded(s) => id <= s,
                 };
                 if past {
-                    return Ok((out, true));
+                    return Ok((n, true));
                 }
-                out.push((id, c.values()?));
+                if let Some(out) = out.as_deref_mut() {
+                    out.push((id, c.values()?));
+                }
+                n += 1;
                 self.range.1 = Bound::Excluded(id);
                 c.prev()?;
             }
-            Ok((out, !c.is_valid()))
+            Ok((n, !c.is_valid()))
         }
     }
 }
@@ -246,6 +257,22 @@ impl RowCursor for BtRowCursor {
             self.refill()?;
         }
         Ok(self.buf.pop_front())
+    }
+
+    fn skip(&mut self, n: u64) -> Result<u64> {
+        // Rows already decoded come first (the range is past them).
+        let from_buf = self.buf.len().min(usize::try_from(n).unwrap_or(usize::MAX));
+        self.buf.drain(..from_buf);
+        let mut done = from_buf as u64;
+        if done == n || self.done {
+            return Ok(done);
+        }
+        let want = usize::try_from(n - done).unwrap_or(usize::MAX);
+        let tx = self.tx.clone();
+        let (passed, exhausted) = with_tx!(tx, t => self.fetch(t, want, None)?);
+        self.done = exhausted;
+        done += passed as u64;
+        Ok(done)
     }
 }
 

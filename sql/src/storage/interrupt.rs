@@ -108,6 +108,10 @@ impl RowCursor for RowGuard {
         self.interrupt.check()?;
         self.inner.next()
     }
+    fn skip(&mut self, n: u64) -> Result<u64> {
+        self.interrupt.check()?;
+        self.inner.skip(n)
+    }
 }
 
 struct IndexGuard {

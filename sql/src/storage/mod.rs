@@ -94,6 +94,16 @@ pub fn cmp_key(a: &[Value], b: &[Value]) -> Ordering {
 /// Rows of a table in rowid order.
 pub trait RowCursor: Send {
     fn next(&mut self) -> Result<Option<(i64, Row)>>;
+
+    /// Steps over up to `n` rows without returning them; answers how many
+    /// there were. Stores override it to skip without decoding rows.
+    fn skip(&mut self, n: u64) -> Result<u64> {
+        let mut done = 0;
+        while done < n && self.next()?.is_some() {
+            done += 1;
+        }
+        Ok(done)
+    }
 }
 
 /// Entries of an index in key order: `(key values, rowid)`.
