@@ -538,3 +538,43 @@ fn prefix_seeks_and_estimates() {
     let est = table.estimate_rows(&mem).unwrap() as f64;
     assert!(est > 10_000.0 && est < 90_000.0, "estimate {est} for 30000");
 }
+
+#[test]
+fn advance_passes_whole_leaves_and_lands_where_stepping_would() {
+    // Three levels, some rows on overflow pages, gaps in the rowids.
+    let mem = MemPages::new(1 << 16);
+    let table = Table::create(&mem).unwrap();
+    let mut keys = Vec::new();
+    for i in 0..20_000i64 {
+        let k = i * 3 + (i % 7);
+        let len = if i % 211 == 0 { 3000 } else { 30 };
+        table.insert(&mem, k, &payload(k, 0, len)).unwrap();
+        keys.push(k);
+    }
+    keys.sort();
+    keys.dedup();
+    let total = keys.len();
+    let mut rng = Rng(42);
+    for _ in 0..300 {
+        let start = rng.below(total as u64) as usize;
+        let n = match rng.below(3) {
+            0 => rng.below(10) as usize,
+            1 => rng.below(2000) as usize,
+            _ => rng.below(total as u64 + 50) as usize,
+        };
+        let forward = rng.below(2) == 0;
+        let mut c = table.cursor(&mem);
+        assert!(c.seek(keys[start]).unwrap());
+        let got = c.advance(n, forward).unwrap();
+        let room = if forward { total - 1 - start } else { start };
+        if n <= room {
+            assert_eq!(got, n);
+            let at = if forward { start + n } else { start - n };
+            assert!(c.is_valid());
+            assert_eq!(c.rowid(), keys[at], "from {start} by {n} forward={forward}");
+        } else {
+            assert_eq!(got, room, "from {start} by {n} forward={forward}");
+            assert!(!c.is_valid());
+        }
+    }
+}

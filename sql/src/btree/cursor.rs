@@ -247,6 +247,31 @@ impl<T: Storage> Cursor<T> {
         if self.idx + 1 < self.count { self.settle(self.idx + 1) } else { self.step_leaf(true) }
     }
 
+    /// Moves `n` entries on (`forward`) or back without reading the ones in
+    /// between (whole leaves are passed by their cell counts). Answers how
+    /// far it moved: `n`, with the cursor on that entry, or fewer when the
+    /// tree ran out, with the cursor past the end (invalid) and the answer
+    /// the number of entries there were after the starting one.
+    pub(crate) fn advance(&mut self, mut n: usize, forward: bool) -> Result<usize> {
+        let mut moved = 0;
+        while n > 0 && self.valid {
+            let room = if forward { self.count - 1 - self.idx } else { self.idx };
+            if n <= room {
+                let idx = if forward { self.idx + n } else { self.idx - n };
+                self.settle(idx)?;
+                return Ok(moved + n);
+            }
+            moved += room;
+            n -= room;
+            if !self.step_leaf(forward)? {
+                return Ok(moved);
+            }
+            moved += 1;
+            n -= 1;
+        }
+        Ok(moved)
+    }
+
     pub(crate) fn prev(&mut self) -> Result<bool> {
         if !self.valid {
             return Ok(false);

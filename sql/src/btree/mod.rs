@@ -242,6 +242,13 @@ impl<T: Storage> TableCursor<T> {
         self.inner.prev()
     }
 
+    /// Moves `n` rows on (or back) without reading the rows in between;
+    /// answers `n`, or fewer when the table ran out (then the cursor is
+    /// invalid and the answer is how many rows followed the start).
+    pub fn advance(&mut self, n: usize, forward: bool) -> Result<usize> {
+        self.inner.advance(n, forward)
+    }
+
     pub fn is_valid(&self) -> bool {
         self.inner.is_valid()
     }

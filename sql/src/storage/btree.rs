@@ -193,6 +193,16 @@ impl BtRowCursor {
             if !ok {
                 return Ok((n, true));
             }
+            if out.is_none() && self.range.1 == Bound::Unbounded && max > 0 {
+                // Skipping to the end of the table: pass whole leaves.
+                let got = c.advance(max - 1, true)?;
+                if got < max - 1 {
+                    return Ok((got + 1, true));
+                }
+                self.range.0 = Bound::Excluded(c.rowid());
+                c.next()?;
+                return Ok((max, !c.is_valid()));
+            }
             while c.is_valid() && n < max {
                 let id = c.rowid();
                 let past = match self.range.1 {
@@ -228,6 +238,15 @@ impl BtRowCursor {
             };
             if !ok {
                 return Ok((n, true));
+            }
+            if out.is_none() && self.range.0 == Bound::Unbounded && max > 0 {
+                let got = c.advance(max - 1, false)?;
+                if got < max - 1 {
+                    return Ok((got + 1, true));
+                }
+                self.range.1 = Bound::Excluded(c.rowid());
+                c.prev()?;
+                return Ok((max, !c.is_valid()));
             }
             while c.is_valid() && n < max {
                 let id = c.rowid();
