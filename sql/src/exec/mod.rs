@@ -541,6 +541,14 @@ impl Operator for WidenOp {
         }
         Ok(Some(w))
     }
+
+    fn limit_hint(&mut self, rows: u64) {
+        self.input.limit_hint(rows);
+    }
+
+    fn skip(&mut self, n: u64, cx: &Context) -> Result<u64> {
+        self.input.skip(n, cx)
+    }
 }
 
 /// A hash key: equal under SQLite comparison ⇔ equal keys (1 and 1.0 too).
