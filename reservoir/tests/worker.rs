@@ -262,7 +262,10 @@ fn live_progress_and_stats_and_persisted_progress() {
     assert!(stats.throughput_bytes_per_sec > 0.0);
 
     // Persisted progress: a copy of the directory taken now opens with the
-    // job interrupted at a position at most one quantum behind.
+    // job interrupted at a position at most one quantum behind. (The
+    // worker is inside the endless statement by now; the pause lets the
+    // bookkeeping of the statement before it finish.)
+    std::thread::sleep(Duration::from_millis(100));
     let copy = tempfile::tempdir().unwrap();
     std::fs::copy(dir.path().join("events.log"), copy.path().join("events.log")).unwrap();
     let reopened = Reservoir::open(copy.path(), cfg).unwrap();
