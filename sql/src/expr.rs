@@ -526,6 +526,6 @@ impl Expr {
     }
 }
 
-fn bad_col(i: usize) -> Error {
+pub(crate) fn bad_col(i: usize) -> Error {
     Error::Corrupt(format!("internal: column {i} out of range"))
 }

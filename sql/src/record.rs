@@ -229,8 +229,14 @@ impl<'a> Record<'a> {
     }
 
     /// Every stored column.
+    /// Every column. The vector has room for one more value (the rowid a
+    /// table row gets appended), so that push does not reallocate.
     pub fn values(&self) -> Result<Vec<Value>> {
-        (0..self.len()).map(|i| self.column(i)).collect()
+        let mut out = Vec::with_capacity(self.len() + 1);
+        for i in 0..self.len() {
+            out.push(self.column(i)?);
+        }
+        Ok(out)
     }
 }
 

@@ -157,7 +157,7 @@ pub fn build(node: &Node) -> Box<dyn Operator> {
             Box::new(FilterOp { input: build(input), pred: pred.clone() })
         }
         Node::Project { input, exprs } => {
-            Box::new(ProjectOp { input: build(input), exprs: exprs.clone() })
+            Box::new(ProjectOp { input: build(input), exprs: exprs.clone(), moves: moves(exprs) })
         }
         Node::Aggregate { input, keys, aggs, always_one, width } => Box::new(AggregateOp {
             input: Some(build(input)),
@@ -762,11 +762,35 @@ impl Operator for FilterOp {
 struct ProjectOp {
     input: Box<dyn Operator>,
     exprs: Vec<Expr>,
+    /// When every expression is a different plain column: their offsets,
+    /// so values move out of the input row instead of being copied.
+    moves: Option<Vec<usize>>,
+}
+
+/// The column offsets of a projection of distinct plain columns.
+fn moves(exprs: &[Expr]) -> Option<Vec<usize>> {
+    let cols: Vec<usize> = exprs
+        .iter()
+        .map(|e| match e {
+            Expr::Column(i) => Some(*i),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    let distinct: BTreeSet<usize> = cols.iter().copied().collect();
+    (distinct.len() == cols.len()).then_some(cols)
 }
 
 impl Operator for ProjectOp {
     fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
-        let Some(r) = self.input.next(cx)? else { return Ok(None) };
+        let Some(mut r) = self.input.next(cx)? else { return Ok(None) };
+        if let Some(cols) = &self.moves {
+            let mut out = Vec::with_capacity(cols.len());
+            for &i in cols {
+                let v = r.get_mut(i).ok_or_else(|| crate::expr::bad_col(i))?;
+                out.push(std::mem::replace(v, Value::Null));
+            }
+            return Ok(Some(out));
+        }
         Ok(Some(self.exprs.iter().map(|e| e.eval(&r, cx)).collect::<Result<_>>()?))
     }
 
