@@ -18,8 +18,12 @@
 //! Every call has a caller timeout (default: the statement timeout plus
 //! headroom). When it passes, the caller gets a retryable
 //! [`Error::Timeout`]; the work itself keeps running to the driver's end
-//! and its result is dropped. Queries also stop themselves once they run
-//! past the statement timeout. A transaction whose call timed out is
+//! and its result is dropped. Every statement also stops itself once it
+//! runs past the statement timeout (a deadline interrupt on the session:
+//! scans, joins, sorts reading their input and every write check it), with
+//! a retryable timeout error and its effects undone as for any failed
+//! statement (inside a transaction, the transaction stays open). A
+//! transaction whose call timed out is
 //! aborted: its lane rolls it back right after the running statement, and
 //! later calls on the handle get [`Error::Aborted`]. Dropping an
 //! [`AsyncTransaction`] without commit does the same, so an abandoned
@@ -98,7 +102,9 @@ use slow::SlowLog;
 pub struct AsyncOptions {
     /// Worker threads for autocommit calls. Default 4.
     pub workers: usize,
-    /// A query that runs longer stops with [`Error::Timeout`]. Default 30 s.
+    /// A statement (query, DML, DDL) that runs longer stops and is undone,
+    /// with a retryable error of kind [`ErrorKind::Timeout`](crate::ErrorKind).
+    /// Default 30 s.
     pub statement_timeout: Duration,
     /// The caller's timeout for one call. Default: `statement_timeout` +
     /// 5 s of headroom (so a statement that times out itself reports that,
