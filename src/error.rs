@@ -142,7 +142,7 @@ fn txn_kind(e: &asadb_txn::Error) -> ErrorKind {
     use asadb_pager::Error as P;
     use asadb_txn::Error as T;
     match e {
-        T::Busy => ErrorKind::Busy,
+        T::Busy | T::Locked(_) => ErrorKind::Busy,
         T::Closed => ErrorKind::Closed,
         T::PoolExhausted => ErrorKind::TooLarge,
         T::InvalidSavepoint => ErrorKind::NotFound,

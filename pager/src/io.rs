@@ -54,6 +54,22 @@ impl FileIo {
     pub fn from_file(file: File) -> Self {
         FileIo { file }
     }
+
+    /// Takes an exclusive advisory lock on the file (`flock`), held until
+    /// this handle is dropped; `false` if another open handle — in this
+    /// process or another — holds a lock on it.
+    pub fn try_lock_exclusive(&self) -> io::Result<bool> {
+        match self.file.try_lock() {
+            Ok(()) => Ok(true),
+            Err(std::fs::TryLockError::WouldBlock) => Ok(false),
+            Err(std::fs::TryLockError::Error(e)) => Err(e),
+        }
+    }
+
+    /// Releases the lock taken by [`FileIo::try_lock_exclusive`].
+    pub fn unlock(&self) -> io::Result<()> {
+        self.file.unlock()
+    }
 }
 
 impl Io for FileIo {

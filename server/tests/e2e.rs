@@ -1217,3 +1217,22 @@ fn sql_shell_runs_text_files_stdin_and_jsonl() {
     assert!(lines[1]["error"]["message"].is_string());
     assert_eq!(lines[2], serde_json::json!({"columns": ["count(*)"], "rows": [[3]]}));
 }
+
+#[test]
+fn a_database_in_use_by_the_server_is_refused_to_other_processes() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start(dir.path(), &[]);
+    let db = dir.path().join("asadb.db");
+    let shell = || {
+        Command::new(BIN).args(["sql", "--db"]).arg(&db).args(["-c", "SELECT 1"]).output().unwrap()
+    };
+    let out = shell();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!out.status.success(), "a second process opened the server's database");
+    assert!(stderr.contains("in use by another process"), "{stderr}");
+    assert!(s.terminate().success());
+    let out = shell();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // The column header, then the value.
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().last(), Some("1"));
+}

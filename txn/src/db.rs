@@ -180,6 +180,9 @@ pub(crate) struct Shared {
     pub next_txn: AtomicU64,
     pub checkpoints: AtomicU64,
     pub commits: AtomicU64,
+    /// The locked main file of a database opened by path; `close` unlocks
+    /// it so the file can be opened again while clones of this handle live.
+    file_lock: Mutex<Option<Arc<FileIo>>>,
 }
 
 /// A view of one commit: what a reader (or the writer, for pages it has
@@ -321,13 +324,24 @@ pub struct Db {
 
 impl Db {
     /// Opens (or creates) the database at `path`, with its log at
-    /// `<path>-wal`.
+    /// `<path>-wal`. The main file is locked (`flock`, exclusive) while the
+    /// database is open: a second open of the same file, from this process
+    /// or another, fails with [`Error::Locked`] instead of corrupting it.
+    /// (There is no shared-memory coordination between processes, so even
+    /// readers in other processes must wait for the owner to close.)
     pub fn open(path: &Path, opts: Options) -> Result<Db> {
         let mut wal_path = path.as_os_str().to_owned();
         wal_path.push("-wal");
-        let main = FileIo::open(path).map_err(PagerError::Io)?;
+        let main = Arc::new(FileIo::open(path).map_err(PagerError::Io)?);
+        // One handle per file: the lock lives as long as `main` does, or
+        // until `close`.
+        if !main.try_lock_exclusive().map_err(PagerError::Io)? {
+            return Err(Error::Locked(path.display().to_string()));
+        }
         let wal = FileIo::open(Path::new(&wal_path)).map_err(PagerError::Io)?;
-        Db::open_io(Arc::new(main), Arc::new(wal), opts)
+        let db = Db::open_io(main.clone(), Arc::new(wal), opts)?;
+        *db.shared.file_lock.lock() = Some(main);
+        Ok(db)
     }
 
     /// An in-memory database.
@@ -397,6 +411,7 @@ impl Db {
             next_txn: AtomicU64::new(1),
             checkpoints: AtomicU64::new(0),
             commits: AtomicU64::new(0),
+            file_lock: Mutex::new(None),
         };
         let db = Db { shared: Arc::new(shared) };
         if needs_header {
@@ -461,6 +476,10 @@ impl Db {
             self.shared.sync_io(&self.shared.wal)
         })();
         self.shared.closed.store(true, Ordering::Release);
+        if let Some(file) = self.shared.file_lock.lock().take() {
+            // Closed: nothing reads or writes through this handle again.
+            let _ = file.unlock();
+        }
         self.shared.unlock_writer();
         result
     }

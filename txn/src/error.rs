@@ -14,6 +14,11 @@ pub enum Error {
     /// The database was closed.
     #[error("database is closed")]
     Closed,
+    /// Another handle (another process, or another open of the same file
+    /// in this one) has the database file open. Two writers over one file
+    /// would corrupt it, so the second open is refused.
+    #[error("database file {0} is in use by another process (or another open handle)")]
+    Locked(String),
     /// Every buffer-pool frame is pinned or dirty.
     #[error("buffer pool exhausted: every frame is pinned or dirty")]
     PoolExhausted,
