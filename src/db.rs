@@ -132,7 +132,11 @@ impl Database {
     }
 
     /// Opens (or creates) the database file at `path` (and its log
-    /// `<path>-wal`), recovering the last commit after a crash.
+    /// `<path>-wal`), recovering the last commit after a crash. The file is
+    /// locked while open: opening it again — from another process, or a
+    /// second `open` in this one (clone the `Database` instead) — fails
+    /// with [`ErrorKind::Busy`](crate::ErrorKind) until the first handle is
+    /// closed.
     pub fn open_with(path: impl AsRef<Path>, opts: Options) -> Result<Database> {
         let engine = Engine::open(path.as_ref(), opts.txn_options())?;
         Ok(Database::from_engine(engine, opts))
