@@ -406,3 +406,22 @@ fn readers_see_whole_commits_while_a_writer_works() {
         assert!(r.join().unwrap() > 0);
     }
 }
+
+#[test]
+fn a_file_open_elsewhere_is_busy_until_closed() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("app.db");
+    let db = Database::open(&path).unwrap();
+    db.execute("CREATE TABLE t(a)", ()).unwrap();
+    db.execute("INSERT INTO t VALUES (1)", ()).unwrap();
+    let err = Database::open(&path).err().expect("a second open of an open file");
+    assert_eq!(err.kind(), ErrorKind::Busy, "{err}");
+    assert!(err.to_string().contains("in use"), "{err}");
+    // Clones share the one open file.
+    let clone = db.clone();
+    assert_eq!(count(&clone, "t"), 1);
+    db.close().unwrap();
+    drop(clone);
+    let again = Database::open(&path).unwrap();
+    assert_eq!(count(&again, "t"), 1);
+}
