@@ -312,7 +312,9 @@ impl Iterator for Rows<'_> {
 }
 
 fn parse(sql: &str) -> Result<Vec<ast::Statement>> {
-    Parser::parse_sql(&SQLiteDialect {}, sql).map_err(|e| Error::Parse(e.to_string()))
+    let stmts =
+        Parser::parse_sql(&SQLiteDialect {}, sql).map_err(|e| Error::Parse(e.to_string()))?;
+    Ok(stmts.into_iter().map(crate::planner::with_into_insert).collect())
 }
 
 /// Values for a statement's parameter slots.

@@ -368,7 +368,9 @@ pub fn insert(
     let src = match &ins.source {
         None => Src::Default,
         Some(q) => match q.body.as_ref() {
-            ast::SetExpr::Values(v) if q.order_by.is_none() && q.limit_clause.is_none() => {
+            ast::SetExpr::Values(v)
+                if q.with.is_none() && q.order_by.is_none() && q.limit_clause.is_none() =>
+            {
                 b.push_scope(Scope::default());
                 let rows = v
                     .rows

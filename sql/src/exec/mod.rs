@@ -10,6 +10,7 @@
 
 pub mod alter;
 pub mod dml;
+mod recursive;
 pub mod sort;
 pub mod vals;
 
@@ -55,11 +56,21 @@ pub struct Context<'a> {
     pub cache: &'a SubCache,
     /// Bytes a blocking operator may hold before it spills to disk.
     pub budget: usize,
+    /// Working rows of the recursive CTEs running a step, by id
+    /// (see [`recursive`]).
+    pub working: Vec<(usize, Row)>,
 }
 
 impl<'a> Context<'a> {
     pub fn new(store: &'a dyn RowStore, params: &'a [Value], cache: &'a SubCache) -> Context<'a> {
-        Context { store, params, outer: Vec::new(), cache, budget: sort::DEFAULT_BUDGET }
+        Context {
+            store,
+            params,
+            outer: Vec::new(),
+            cache,
+            budget: sort::DEFAULT_BUDGET,
+            working: Vec::new(),
+        }
     }
 
     pub fn outer_value(&self, depth: usize, index: usize) -> Result<Value> {
@@ -79,6 +90,7 @@ impl<'a> Context<'a> {
             outer,
             cache: self.cache,
             budget: self.budget,
+            working: self.working.clone(),
         }
     }
 }
@@ -177,6 +189,17 @@ pub fn build(node: &Node) -> Box<dyn Operator> {
         Node::Distinct { input, ncols } => {
             Box::new(DistinctOp { input: build(input), ncols: *ncols, seen: BTreeSet::new() })
         }
+        Node::Recursive { id, init, step, distinct, limit, offset, .. } => {
+            Box::new(recursive::RecursiveOp::new(
+                *id,
+                build(init),
+                step.clone(),
+                *distinct,
+                limit.clone(),
+                offset.clone(),
+            ))
+        }
+        Node::WorkingRow { id, .. } => Box::new(recursive::WorkingRowOp::new(*id)),
         Node::SetOp { op, left, right } => Box::new(SetOpOp {
             op: *op,
             left: Some(build(left)),

@@ -44,6 +44,29 @@ impl ParamMap {
     }
 }
 
+/// A common table expression visible by name.
+#[derive(Clone, Debug)]
+pub struct Cte {
+    /// Lowercase.
+    pub name: String,
+    /// The column list `name(a, b)`; empty: the body's names.
+    pub columns: Vec<String>,
+    pub state: CteState,
+}
+
+/// What a reference to a CTE means while planning.
+#[derive(Clone, Debug)]
+pub enum CteState {
+    /// Ordinary: a reference plans the body in its place.
+    Body(Box<ast::Query>),
+    /// Its own body is being planned where it may not name itself (the
+    /// initial select, or a body that is no UNION): a reference is circular.
+    Forbidden,
+    /// Its recursive select is being planned: a reference at `depth` reads
+    /// the working row `id`; `uses` counts the references.
+    Working { id: usize, depth: usize, columns: Vec<(String, Option<Affinity>)>, uses: usize },
+}
+
 /// One relation visible by name in a scope.
 #[derive(Clone, Debug)]
 pub struct ScopeTable {
@@ -87,7 +110,12 @@ pub struct Binder<'a> {
     /// projection, HAVING and ORDER BY; `None` where they are not allowed.
     pub aggs: Option<Vec<AggCall>>,
     pub next_sub: usize,
-    pub ctes: Vec<(String, ast::Query)>,
+    /// Common table expressions in scope, innermost last.
+    pub ctes: Vec<Cte>,
+    /// Nesting of queries being planned (each `plan_query` adds one): a
+    /// recursive CTE's self-reference must be at the depth of its
+    /// recursive select, not in a subquery.
+    pub query_depth: usize,
     /// Output aliases of the SELECT being bound, a fallback for names in
     /// HAVING and ORDER BY expressions (as SQLite allows).
     pub aliases: Vec<(String, Expr)>,
@@ -158,6 +186,7 @@ impl<'a> Binder<'a> {
             aggs: None,
             next_sub: 0,
             ctes: Vec::new(),
+            query_depth: 0,
             aliases: Vec::new(),
             source: None,
             depth: 0,

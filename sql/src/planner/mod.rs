@@ -20,6 +20,7 @@
 //! `min()`/`max()` alone read a single row from an end of such an order.
 
 pub mod bind;
+mod cte;
 mod names;
 mod select;
 
@@ -31,6 +32,7 @@ use crate::exec::vals::{Affinity, Collation};
 use crate::expr::Expr;
 
 pub use bind::{Binder, ParamMap};
+pub use cte::with_into_insert;
 pub use select::{plan_query, plan_table_scan};
 
 /// A planned subquery (scalar, IN or EXISTS).
@@ -178,6 +180,28 @@ pub enum Node {
         left: Box<Node>,
         right: Box<Node>,
     },
+    /// A recursive common table expression (run by
+    /// `exec::recursive::RecursiveOp`): the rows of `init` go into a queue;
+    /// each row taken out is output and `step` runs with it as the working
+    /// row `id`, its rows going into the queue. `distinct` (UNION) queues
+    /// only rows never seen before; `limit` / `offset` bound the rows
+    /// output.
+    Recursive {
+        name: String,
+        id: usize,
+        init: Box<Node>,
+        /// Shared with the operator, which rebuilds it for every step.
+        step: Arc<Node>,
+        distinct: bool,
+        limit: Option<Expr>,
+        offset: Option<Expr>,
+    },
+    /// The working row of the recursive CTE `id`: one row of `width`.
+    WorkingRow {
+        name: String,
+        id: usize,
+        width: usize,
+    },
 }
 
 impl Node {
@@ -234,6 +258,10 @@ impl Node {
             Node::Limit { .. } => "LIMIT".into(),
             Node::Distinct { .. } => "DISTINCT".into(),
             Node::SetOp { op, .. } => format!("{op:?}").to_uppercase(),
+            Node::Recursive { name, distinct, .. } => {
+                format!("RECURSIVE {name} ({})", if *distinct { "UNION" } else { "UNION ALL" })
+            }
+            Node::WorkingRow { name, .. } => format!("WORKING ROW {name}"),
         };
         let next = if line.is_empty() {
             depth
@@ -242,7 +270,7 @@ impl Node {
             depth + 1
         };
         match self {
-            Node::Scan { .. } | Node::Values { .. } => {}
+            Node::Scan { .. } | Node::Values { .. } | Node::WorkingRow { .. } => {}
             Node::Widen { input, .. }
             | Node::Filter { input, .. }
             | Node::Project { input, .. }
@@ -253,6 +281,10 @@ impl Node {
             Node::Join { left, right, .. } | Node::SetOp { left, right, .. } => {
                 left.explain(next, out);
                 right.explain(next, out);
+            }
+            Node::Recursive { init, step, .. } => {
+                init.explain(next, out);
+                step.explain(next, out);
             }
         }
     }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use sqlparser::ast;
 
-use super::bind::{Binder, Scope, ScopeTable, conjuncts};
+use super::bind::{Binder, Cte, CteState, Scope, ScopeTable, conjuncts};
 use super::{Access, AggCall, JoinKind, Node, QueryPlan, SetOp, SortKey};
 use crate::catalog::{TableDef, object_name};
 use crate::exec::vals::{Affinity, Collation};
@@ -17,16 +17,18 @@ use crate::{Error, Result};
 
 /// Plans a whole query (WITH, body, ORDER BY, LIMIT).
 pub fn plan_query(b: &mut Binder, q: &ast::Query) -> Result<QueryPlan> {
+    b.query_depth += 1;
+    let r = plan_query_here(b, q);
+    b.query_depth -= 1;
+    r
+}
+
+fn plan_query_here(b: &mut Binder, q: &ast::Query) -> Result<QueryPlan> {
     super::bind::check_compound(&q.body)?;
     let saved = b.ctes.len();
-    if let Some(with) = &q.with {
-        if with.recursive {
-            return Err(Error::Unsupported("WITH RECURSIVE".into()));
-        }
-        for cte in &with.cte_tables {
-            b.ctes.push((cte.alias.name.value.to_ascii_lowercase(), (*cte.query).clone()));
-        }
-    }
+    // `RECURSIVE` is optional, as in SQLite: a CTE is recursive when its
+    // body names it (see `recursive`).
+    push_with(b, q);
     let order: &[ast::OrderByExpr] = match &q.order_by {
         Some(ast::OrderBy { kind: ast::OrderByKind::Expressions(v), .. }) => v,
         Some(_) => return Err(Error::Unsupported("ORDER BY ALL".into())),
@@ -44,7 +46,23 @@ pub fn plan_query(b: &mut Binder, q: &ast::Query) -> Result<QueryPlan> {
     r
 }
 
-fn limit_exprs(l: Option<&ast::LimitClause>) -> (Option<&ast::Expr>, Option<&ast::Expr>) {
+/// Brings the CTEs of `q`'s WITH into scope (the caller truncates
+/// `b.ctes` back when done).
+pub(super) fn push_with(b: &mut Binder, q: &ast::Query) {
+    if let Some(with) = &q.with {
+        for cte in &with.cte_tables {
+            b.ctes.push(Cte {
+                name: cte.alias.name.value.to_ascii_lowercase(),
+                columns: cte.alias.columns.iter().map(|c| c.name.value.clone()).collect(),
+                state: CteState::Body(cte.query.clone()),
+            });
+        }
+    }
+}
+
+pub(super) fn limit_exprs(
+    l: Option<&ast::LimitClause>,
+) -> (Option<&ast::Expr>, Option<&ast::Expr>) {
     match l {
         None => (None, None),
         Some(ast::LimitClause::LimitOffset { limit, offset, .. }) => {
@@ -54,7 +72,7 @@ fn limit_exprs(l: Option<&ast::LimitClause>) -> (Option<&ast::Expr>, Option<&ast
     }
 }
 
-fn plan_set_expr(b: &mut Binder, body: &ast::SetExpr) -> Result<QueryPlan> {
+pub(super) fn plan_set_expr(b: &mut Binder, body: &ast::SetExpr) -> Result<QueryPlan> {
     match body {
         ast::SetExpr::Select(s) => plan_select(b, s, &[], None, None),
         ast::SetExpr::Query(q) => plan_query(b, q),
@@ -111,7 +129,7 @@ fn plan_values(b: &mut Binder, v: &ast::Values) -> Result<QueryPlan> {
 }
 
 /// ORDER BY / LIMIT over a compound select: terms name output columns.
-fn finish_compound(
+pub(super) fn finish_compound(
     b: &mut Binder,
     plan: QueryPlan,
     order: &[ast::OrderByExpr],
@@ -172,7 +190,7 @@ fn is_desc(o: &ast::OrderByExpr) -> bool {
     matches!(o.options.sort, Some(ast::OrderBySort::Desc))
 }
 
-fn add_limit(
+pub(super) fn add_limit(
     b: &mut Binder,
     node: Node,
     limit: Option<&ast::Expr>,
@@ -192,7 +210,7 @@ fn add_limit(
 }
 
 /// One relation of a FROM clause.
-struct Rel {
+pub(super) struct Rel {
     name: String,
     source: Source,
     columns: Vec<(String, Option<Affinity>, Collation)>,
@@ -236,7 +254,7 @@ fn table_rel(t: &Arc<TableDef>, name: String) -> Rel {
     }
 }
 
-fn query_rel(plan: QueryPlan, name: String, cols: &[String]) -> Rel {
+pub(super) fn query_rel(plan: QueryPlan, name: String, cols: &[String]) -> Rel {
     let columns = plan
         .columns
         .iter()
@@ -270,9 +288,8 @@ fn factor_rel(b: &mut Binder, f: &ast::TableFactor) -> Result<Rel> {
             let alias_name = alias.as_ref().map(|a| a.name.value.clone());
             let shown = alias_name.clone().unwrap_or_else(|| tname.clone());
             let lc = tname.to_ascii_lowercase();
-            if let Some((_, q)) = b.ctes.iter().rev().find(|(n, _)| *n == lc).cloned() {
-                let plan = b.isolated(|b| plan_query(b, &q))?;
-                return Ok(query_rel(plan, shown, &[]));
+            if let Some(i) = b.ctes.iter().rposition(|c| c.name == lc) {
+                return super::cte::cte_rel(b, i, shown);
             }
             if let Some(t) = b.schema.table(&tname).cloned() {
                 return Ok(table_rel(&t, shown));

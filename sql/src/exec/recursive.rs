@@ -1,0 +1,168 @@
+//! Recursive common table expressions, evaluated with a queue as SQLite
+//! does (<https://sqlite.org/lang_with.html>):
+//!
+//! 1. the initial select's rows go into the queue;
+//! 2. while the queue is not empty, a row is taken from its front and
+//!    output, then the recursive select runs with that row as the working
+//!    row (its only row of the CTE), and its rows go to the back.
+//!
+//! The step for a row runs when the next row is pulled, not when the row
+//! is output: a consumer that stops pulling (an outer LIMIT) stops the
+//! recursion, so an endless CTE under a LIMIT terminates. The queue holds
+//! only pending rows (one for a counter). With UNION, a row that was ever
+//! queued before is not queued again (compared as DISTINCT compares); that
+//! set of seen rows grows with the output. LIMIT bounds the rows output;
+//! OFFSET skips output rows, which still run their step (as in SQLite).
+//! Every row checks the store's interrupt, so a statement timeout or a
+//! cancellation stops an endless recursion.
+//!
+//! The recursive select's operator tree is rebuilt for every step (a plan
+//! reads the working row through [`Context::working`]); building is cheap
+//! next to running it.
+
+use std::collections::{BTreeSet, VecDeque};
+use std::sync::Arc;
+
+use super::{Context, Operator, OrdKey, build, limit_value};
+use crate::expr::Expr;
+use crate::planner::Node;
+use crate::storage::Row;
+use crate::{Error, Result};
+
+pub(super) struct RecursiveOp {
+    id: usize,
+    /// The initial select, until it has been drained into the queue.
+    init: Option<Box<dyn Operator>>,
+    step: Arc<Node>,
+    queue: VecDeque<Row>,
+    /// Rows ever queued (UNION only).
+    seen: Option<BTreeSet<OrdKey>>,
+    /// The row output last, whose step has not run yet.
+    pending: Option<Row>,
+    limit: Option<Expr>,
+    offset: Option<Expr>,
+    /// (rows still to output, rows still to skip), once evaluated.
+    state: Option<(Option<u64>, u64)>,
+}
+
+impl RecursiveOp {
+    pub(super) fn new(
+        id: usize,
+        init: Box<dyn Operator>,
+        step: Arc<Node>,
+        distinct: bool,
+        limit: Option<Expr>,
+        offset: Option<Expr>,
+    ) -> RecursiveOp {
+        RecursiveOp {
+            id,
+            init: Some(init),
+            step,
+            queue: VecDeque::new(),
+            seen: distinct.then(BTreeSet::new),
+            pending: None,
+            limit,
+            offset,
+            state: None,
+        }
+    }
+
+    fn enqueue(&mut self, row: Row) {
+        if let Some(seen) = &mut self.seen
+            && !seen.insert(OrdKey(row.clone()))
+        {
+            return;
+        }
+        self.queue.push_back(row);
+    }
+
+    /// Runs the recursive select with `row` as the working row.
+    fn run_step(&mut self, row: Row, cx: &Context) -> Result<()> {
+        let mut step_cx = Context {
+            store: cx.store,
+            params: cx.params,
+            outer: cx.outer.clone(),
+            cache: cx.cache,
+            budget: cx.budget,
+            working: cx.working.clone(),
+        };
+        step_cx.working.push((self.id, row));
+        let mut op = build(&self.step);
+        while let Some(r) = op.next(&step_cx)? {
+            cx.store.check_interrupt()?;
+            self.enqueue(r);
+        }
+        Ok(())
+    }
+}
+
+impl Operator for RecursiveOp {
+    fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
+        if self.state.is_none() {
+            let limit = match &self.limit {
+                Some(e) => u64::try_from(limit_value(e, cx)?).ok(),
+                None => None,
+            };
+            let offset = match &self.offset {
+                Some(e) => u64::try_from(limit_value(e, cx)?).unwrap_or(0),
+                None => 0,
+            };
+            self.state = Some((limit, offset));
+        }
+        if let Some(mut init) = self.init.take() {
+            while let Some(r) = init.next(cx)? {
+                cx.store.check_interrupt()?;
+                self.enqueue(r);
+            }
+        }
+        loop {
+            if self.state.is_some_and(|(limit, _)| limit == Some(0)) {
+                // Done: nothing more is output, so no step runs.
+                self.queue.clear();
+                self.pending = None;
+                return Ok(None);
+            }
+            if let Some(row) = self.pending.take() {
+                self.run_step(row, cx)?;
+            }
+            cx.store.check_interrupt()?;
+            let Some(row) = self.queue.pop_front() else { return Ok(None) };
+            let (limit, skip) = self.state.as_mut().expect("set above");
+            if *skip > 0 {
+                *skip -= 1;
+                self.pending = Some(row);
+                continue;
+            }
+            if let Some(l) = limit {
+                *l -= 1;
+            }
+            self.pending = Some(row.clone());
+            return Ok(Some(row));
+        }
+    }
+}
+
+/// Yields the working row of the recursive CTE `id`, once.
+pub(super) struct WorkingRowOp {
+    id: usize,
+    done: bool,
+}
+
+impl WorkingRowOp {
+    pub(super) fn new(id: usize) -> WorkingRowOp {
+        WorkingRowOp { id, done: false }
+    }
+}
+
+impl Operator for WorkingRowOp {
+    fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
+        if self.done {
+            return Ok(None);
+        }
+        self.done = true;
+        match cx.working.iter().rev().find(|(id, _)| *id == self.id) {
+            Some((_, row)) => Ok(Some(row.clone())),
+            None => Err(Error::Corrupt(format!("internal: no working row {}", self.id))),
+        }
+    }
+}

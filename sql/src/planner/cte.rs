@@ -1,0 +1,232 @@
+//! Common table expressions, recursive ones included, with SQLite's rules
+//! (<https://sqlite.org/lang_with.html>).
+//!
+//! A reference to a CTE plans the CTE's body in its place (every
+//! reference gets its own copy). While a body is planned, the CTE's own
+//! name does not plan the body again:
+//! - a body `initial UNION [ALL] recursive` plans `initial` with the name
+//!   forbidden (naming it is a circular reference), then `recursive` with
+//!   the name bound to a working row. If `recursive` names the CTE —
+//!   exactly once, in its own FROM, not in a subquery — the CTE is
+//!   recursive and becomes a [`Node::Recursive`]; if it does not, the body
+//!   is an ordinary compound select;
+//! - any other body is planned with the name forbidden.
+//!
+//! `RECURSIVE` after `WITH` is optional, as in SQLite: what makes a CTE
+//! recursive is its body naming it. A recursive select may not aggregate
+//! (SQLite refuses it too); ORDER BY on a recursive CTE (SQLite's priority
+//! queue) and several recursive selects in one body are not supported.
+
+use std::sync::Arc;
+
+use sqlparser::ast;
+
+use super::bind::{Binder, CteState, Scope};
+use super::select::{
+    Rel, finish_compound, limit_exprs, plan_query, plan_set_expr, push_with, query_rel,
+};
+use super::{Node, QueryPlan, SetOp};
+use crate::{Error, Result};
+
+/// The relation a reference to CTE `i` (of `b.ctes`) reads, shown as
+/// `shown`.
+pub(super) fn cte_rel(b: &mut Binder, i: usize, shown: String) -> Result<Rel> {
+    let depth = b.query_depth;
+    let cte = &mut b.ctes[i];
+    match &mut cte.state {
+        CteState::Body(_) => {}
+        CteState::Forbidden => {
+            return Err(Error::InvalidInput(format!("circular reference: {}", cte.name)));
+        }
+        CteState::Working { id, depth: at, columns, uses } => {
+            if *at != depth {
+                return Err(Error::InvalidInput(format!(
+                    "recursive reference in a subquery: {}",
+                    cte.name
+                )));
+            }
+            *uses += 1;
+            if *uses > 1 {
+                return Err(Error::InvalidInput(format!(
+                    "multiple references to recursive table: {}",
+                    cte.name
+                )));
+            }
+            let plan = QueryPlan {
+                node: Node::WorkingRow { name: cte.name.clone(), id: *id, width: columns.len() },
+                columns: columns.iter().map(|c| c.0.clone()).collect(),
+                affinities: columns.iter().map(|c| c.1).collect(),
+            };
+            return Ok(query_rel(plan, shown, &[]));
+        }
+    }
+    let CteState::Body(q) = std::mem::replace(&mut cte.state, CteState::Forbidden) else {
+        unreachable!("matched above")
+    };
+    let name = cte.name.clone();
+    let columns = cte.columns.clone();
+    let r = b.isolated(|b| plan_body(b, i, &name, &columns, &q));
+    b.ctes[i].state = CteState::Body(q);
+    let plan = r?;
+    if !columns.is_empty() && columns.len() != plan.columns.len() {
+        return Err(Error::InvalidInput(format!(
+            "table {name} has {} values for {} columns",
+            plan.columns.len(),
+            columns.len()
+        )));
+    }
+    Ok(query_rel(plan, shown, &columns))
+}
+
+/// Plans the body of CTE `i`, whose state is `Forbidden` meanwhile.
+fn plan_body(
+    b: &mut Binder,
+    i: usize,
+    name: &str,
+    columns: &[String],
+    q: &ast::Query,
+) -> Result<QueryPlan> {
+    let ast::SetExpr::SetOperation { left, op: ast::SetOperator::Union, set_quantifier, right } =
+        q.body.as_ref()
+    else {
+        return plan_query(b, q);
+    };
+    super::bind::check_compound(&q.body)?;
+    // As `plan_query` would: one query level, its own WITH in scope.
+    b.query_depth += 1;
+    let saved = b.ctes.len();
+    push_with(b, q);
+    let all = matches!(set_quantifier, ast::SetQuantifier::All);
+    let r = plan_union(b, i, name, columns, q, left, all, right);
+    b.ctes.truncate(saved);
+    b.query_depth -= 1;
+    r
+}
+
+#[allow(clippy::too_many_arguments)]
+fn plan_union(
+    b: &mut Binder,
+    i: usize,
+    name: &str,
+    columns: &[String],
+    q: &ast::Query,
+    left: &ast::SetExpr,
+    all: bool,
+    right: &ast::SetExpr,
+) -> Result<QueryPlan> {
+    let init = plan_set_expr(b, left)?;
+    let names = if columns.is_empty() { init.columns.clone() } else { columns.to_vec() };
+    let id = b.next_sub;
+    b.next_sub += 1;
+    b.ctes[i].state = CteState::Working {
+        id,
+        depth: b.query_depth,
+        columns: names.into_iter().zip(init.affinities.iter().copied()).collect(),
+        uses: 0,
+    };
+    let step = plan_set_expr(b, right);
+    let uses = match std::mem::replace(&mut b.ctes[i].state, CteState::Forbidden) {
+        CteState::Working { uses, .. } => uses,
+        _ => 0,
+    };
+    let step = step?;
+    if init.columns.len() != step.columns.len() {
+        let op = if all { "UNION ALL" } else { "UNION" };
+        return Err(Error::InvalidInput(format!(
+            "SELECTs to the left and right of {op} do not have the same number of result columns"
+        )));
+    }
+    let order: &[ast::OrderByExpr] = match &q.order_by {
+        Some(ast::OrderBy { kind: ast::OrderByKind::Expressions(v), .. }) => v,
+        Some(_) => return Err(Error::Unsupported("ORDER BY ALL".into())),
+        None => &[],
+    };
+    let (limit, offset) = limit_exprs(q.limit_clause.as_ref());
+    if uses == 0 {
+        // The CTE does not name itself: an ordinary compound select.
+        let op = if all { SetOp::UnionAll } else { SetOp::Union };
+        let node = Node::SetOp { op, left: Box::new(init.node), right: Box::new(step.node) };
+        let plan = QueryPlan { node, columns: init.columns, affinities: init.affinities };
+        return finish_compound(b, plan, order, limit, offset);
+    }
+    if aggregates_working(&step.node, false) {
+        return Err(Error::InvalidInput("recursive aggregate queries not supported".into()));
+    }
+    if !order.is_empty() {
+        return Err(Error::Unsupported(format!(
+            "ORDER BY in the recursive common table expression {name}"
+        )));
+    }
+    b.push_scope(Scope::default());
+    let bound = (|| {
+        let l = limit.map(|e| b.bind_expr(e)).transpose()?;
+        let o = offset.map(|e| b.bind_expr(e)).transpose()?;
+        Ok::<_, Error>((l, o))
+    })();
+    b.pop_scope();
+    let (limit, offset) = bound?;
+    Ok(QueryPlan {
+        node: Node::Recursive {
+            name: name.to_string(),
+            id,
+            init: Box::new(init.node),
+            step: Arc::new(step.node),
+            distinct: !all,
+            limit,
+            offset,
+        },
+        columns: init.columns,
+        affinities: init.affinities,
+    })
+}
+
+/// True if an aggregation in `node` reads a working row (the recursive
+/// select aggregates; `under` says an aggregation is above `node`).
+fn aggregates_working(node: &Node, under: bool) -> bool {
+    let under = under || matches!(node, Node::Aggregate { .. });
+    match node {
+        Node::WorkingRow { .. } => under,
+        Node::Scan { .. } | Node::Values { .. } => false,
+        Node::Widen { input, .. }
+        | Node::Filter { input, .. }
+        | Node::Project { input, .. }
+        | Node::Aggregate { input, .. }
+        | Node::Sort { input, .. }
+        | Node::Limit { input, .. }
+        | Node::Distinct { input, .. } => aggregates_working(input, under),
+        Node::Join { left, right, .. } | Node::SetOp { left, right, .. } => {
+            aggregates_working(left, under) || aggregates_working(right, under)
+        }
+        Node::Recursive { init, step, .. } => {
+            aggregates_working(init, under) || aggregates_working(step, under)
+        }
+    }
+}
+
+/// `WITH … INSERT …` (which the parser reads as a query whose body is the
+/// INSERT) as the INSERT with the WITH moved onto its source query, where
+/// the planner looks for CTEs; the source's own WITH stays innermost.
+/// Any other statement is returned as it is.
+pub fn with_into_insert(stmt: ast::Statement) -> ast::Statement {
+    let ast::Statement::Query(q) = stmt else { return stmt };
+    let ast::Query { with: Some(with), body, .. } = q.as_ref() else {
+        return ast::Statement::Query(q);
+    };
+    let ast::SetExpr::Insert(ast::Statement::Insert(ins)) = body.as_ref() else {
+        return ast::Statement::Query(q);
+    };
+    let Some(src) = &ins.source else { return ast::Statement::Query(q) };
+    let mut ins = ins.clone();
+    let mut src = src.clone();
+    match &mut src.with {
+        Some(inner) => {
+            let mut ctes = with.cte_tables.clone();
+            ctes.append(&mut inner.cte_tables);
+            inner.cte_tables = ctes;
+            inner.recursive |= with.recursive;
+        }
+        None => src.with = Some(with.clone()),
+    }
+    ins.source = Some(src);
+    ast::Statement::Insert(ins)
+}
