@@ -189,12 +189,13 @@ pub fn build(node: &Node) -> Box<dyn Operator> {
         Node::Distinct { input, ncols } => {
             Box::new(DistinctOp { input: build(input), ncols: *ncols, seen: BTreeSet::new() })
         }
-        Node::Recursive { id, init, step, distinct, limit, offset, .. } => {
+        Node::Recursive { id, init, step, distinct, order, limit, offset, .. } => {
             Box::new(recursive::RecursiveOp::new(
                 *id,
                 build(init),
                 step.clone(),
                 *distinct,
+                order.clone(),
                 limit.clone(),
                 offset.clone(),
             ))

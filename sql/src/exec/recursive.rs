@@ -9,7 +9,10 @@
 //! The step for a row runs when the next row is pulled, not when the row
 //! is output: a consumer that stops pulling (an outer LIMIT) stops the
 //! recursion, so an endless CTE under a LIMIT terminates. The queue holds
-//! only pending rows (one for a counter). With UNION, a row that was ever
+//! only pending rows (one for a counter). With an ORDER BY the queue is a
+//! priority queue: the least row by the ORDER BY comes out first, ties in
+//! the order they were queued (as SQLite's queue keeps a sequence number
+//! after the keys). With UNION, a row that was ever
 //! queued before is not queued again (compared as DISTINCT compares); that
 //! set of seen rows grows with the output. LIMIT bounds the rows output;
 //! OFFSET skips output rows, which still run their step (as in SQLite).
@@ -20,13 +23,15 @@
 //! reads the working row through [`Context::working`]); building is cheap
 //! next to running it.
 
-use std::collections::{BTreeSet, VecDeque};
+use std::cmp::Ordering;
+use std::collections::{BTreeSet, BinaryHeap, VecDeque};
 use std::sync::Arc;
 
 use super::{Context, Operator, OrdKey, build, limit_value};
 use crate::expr::Expr;
-use crate::planner::Node;
+use crate::planner::{Node, SortKey};
 use crate::storage::Row;
+use crate::value::Value;
 use crate::{Error, Result};
 
 pub(super) struct RecursiveOp {
@@ -34,7 +39,7 @@ pub(super) struct RecursiveOp {
     /// The initial select, until it has been drained into the queue.
     init: Option<Box<dyn Operator>>,
     step: Arc<Node>,
-    queue: VecDeque<Row>,
+    queue: Queue,
     /// Rows ever queued (UNION only).
     seen: Option<BTreeSet<OrdKey>>,
     /// The row output last, whose step has not run yet.
@@ -51,14 +56,20 @@ impl RecursiveOp {
         init: Box<dyn Operator>,
         step: Arc<Node>,
         distinct: bool,
+        order: Vec<SortKey>,
         limit: Option<Expr>,
         offset: Option<Expr>,
     ) -> RecursiveOp {
+        let queue = if order.is_empty() {
+            Queue::Fifo(VecDeque::new())
+        } else {
+            Queue::Ordered { keys: Arc::new(order), heap: BinaryHeap::new(), seq: 0 }
+        };
         RecursiveOp {
             id,
             init: Some(init),
             step,
-            queue: VecDeque::new(),
+            queue,
             seen: distinct.then(BTreeSet::new),
             pending: None,
             limit,
@@ -67,13 +78,21 @@ impl RecursiveOp {
         }
     }
 
-    fn enqueue(&mut self, row: Row) {
+    fn enqueue(&mut self, row: Row, cx: &Context) -> Result<()> {
         if let Some(seen) = &mut self.seen
             && !seen.insert(OrdKey(row.clone()))
         {
-            return;
+            return Ok(());
         }
-        self.queue.push_back(row);
+        match &mut self.queue {
+            Queue::Fifo(q) => q.push_back(row),
+            Queue::Ordered { keys, heap, seq } => {
+                let key = keys.iter().map(|k| k.expr.eval(&row, cx)).collect::<Result<_>>()?;
+                *seq += 1;
+                heap.push(Queued { key, seq: *seq, row, keys: keys.clone() });
+            }
+        }
+        Ok(())
     }
 
     /// Runs the recursive select with `row` as the working row.
@@ -90,7 +109,7 @@ impl RecursiveOp {
         let mut op = build(&self.step);
         while let Some(r) = op.next(&step_cx)? {
             cx.store.check_interrupt()?;
-            self.enqueue(r);
+            self.enqueue(r, cx)?;
         }
         Ok(())
     }
@@ -112,13 +131,13 @@ impl Operator for RecursiveOp {
         if let Some(mut init) = self.init.take() {
             while let Some(r) = init.next(cx)? {
                 cx.store.check_interrupt()?;
-                self.enqueue(r);
+                self.enqueue(r, cx)?;
             }
         }
         loop {
             if self.state.is_some_and(|(limit, _)| limit == Some(0)) {
                 // Done: nothing more is output, so no step runs.
-                self.queue.clear();
+                self.queue = Queue::Fifo(VecDeque::new());
                 self.pending = None;
                 return Ok(None);
             }
@@ -126,7 +145,11 @@ impl Operator for RecursiveOp {
                 self.run_step(row, cx)?;
             }
             cx.store.check_interrupt()?;
-            let Some(row) = self.queue.pop_front() else { return Ok(None) };
+            let row = match &mut self.queue {
+                Queue::Fifo(q) => q.pop_front(),
+                Queue::Ordered { heap, .. } => heap.pop().map(|q| q.row),
+            };
+            let Some(row) = row else { return Ok(None) };
             let (limit, skip) = self.state.as_mut().expect("set above");
             if *skip > 0 {
                 *skip -= 1;
@@ -139,6 +162,50 @@ impl Operator for RecursiveOp {
             self.pending = Some(row.clone());
             return Ok(Some(row));
         }
+    }
+}
+
+/// Rows waiting to be output.
+enum Queue {
+    Fifo(VecDeque<Row>),
+    /// `seq` numbers rows as they are queued.
+    Ordered {
+        keys: Arc<Vec<SortKey>>,
+        heap: BinaryHeap<Queued>,
+        seq: u64,
+    },
+}
+
+/// A row in the priority queue, with its ORDER BY values.
+struct Queued {
+    key: Vec<Value>,
+    seq: u64,
+    row: Row,
+    keys: Arc<Vec<SortKey>>,
+}
+
+impl Queued {
+    /// Output order: ORDER BY, then first queued first.
+    fn order(&self, o: &Self) -> Ordering {
+        super::sort::cmp_keys(&self.keys, &self.key, &o.key).then(self.seq.cmp(&o.seq))
+    }
+}
+
+impl PartialEq for Queued {
+    fn eq(&self, o: &Self) -> bool {
+        self.seq == o.seq
+    }
+}
+impl Eq for Queued {}
+impl PartialOrd for Queued {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Queued {
+    /// Reversed: `BinaryHeap` pops the greatest, the output wants the least.
+    fn cmp(&self, o: &Self) -> Ordering {
+        self.order(o).reverse()
     }
 }
 

@@ -40,7 +40,7 @@ fn approx_row(r: &[Value]) -> usize {
 
 type Entry = (Vec<Value>, Row);
 
-fn cmp_keys(keys: &[SortKey], a: &[Value], b: &[Value]) -> Ordering {
+pub(super) fn cmp_keys(keys: &[SortKey], a: &[Value], b: &[Value]) -> Ordering {
     for (i, k) in keys.iter().enumerate() {
         let o = match (a[i].is_null(), b[i].is_null()) {
             (true, true) => Ordering::Equal,

@@ -14,8 +14,10 @@
 //!
 //! `RECURSIVE` after `WITH` is optional, as in SQLite: what makes a CTE
 //! recursive is its body naming it. A recursive select may not aggregate
-//! (SQLite refuses it too); ORDER BY on a recursive CTE (SQLite's priority
-//! queue) and several recursive selects in one body are not supported.
+//! (SQLite refuses it too). ORDER BY on a recursive CTE orders the queue
+//! (SQLite's priority queue). Several recursive selects in one body are
+//! not supported: the earlier ones read as part of the initial select,
+//! where naming the CTE is an error.
 
 use std::sync::Arc;
 
@@ -23,7 +25,8 @@ use sqlparser::ast;
 
 use super::bind::{Binder, CteState, Scope};
 use super::select::{
-    Rel, finish_compound, limit_exprs, plan_query, plan_set_expr, push_with, query_rel,
+    Rel, compound_order_keys, finish_compound, limit_exprs, plan_query, plan_set_expr, push_with,
+    query_rel,
 };
 use super::{Node, QueryPlan, SetOp};
 use crate::{Error, Result};
@@ -152,11 +155,7 @@ fn plan_union(
     if aggregates_working(&step.node, false) {
         return Err(Error::InvalidInput("recursive aggregate queries not supported".into()));
     }
-    if !order.is_empty() {
-        return Err(Error::Unsupported(format!(
-            "ORDER BY in the recursive common table expression {name}"
-        )));
-    }
+    let order = compound_order_keys(&init.columns, order)?;
     b.push_scope(Scope::default());
     let bound = (|| {
         let l = limit.map(|e| b.bind_expr(e)).transpose()?;
@@ -172,6 +171,7 @@ fn plan_union(
             init: Box::new(init.node),
             step: Arc::new(step.node),
             distinct: !all,
+            order,
             limit,
             offset,
         },

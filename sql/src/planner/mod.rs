@@ -185,7 +185,8 @@ pub enum Node {
     /// each row taken out is output and `step` runs with it as the working
     /// row `id`, its rows going into the queue. `distinct` (UNION) queues
     /// only rows never seen before; `limit` / `offset` bound the rows
-    /// output.
+    /// output. With `order` the queue is a priority queue (ties first in,
+    /// first out), else first in, first out.
     Recursive {
         name: String,
         id: usize,
@@ -193,6 +194,7 @@ pub enum Node {
         /// Shared with the operator, which rebuilds it for every step.
         step: Arc<Node>,
         distinct: bool,
+        order: Vec<SortKey>,
         limit: Option<Expr>,
         offset: Option<Expr>,
     },
@@ -258,9 +260,15 @@ impl Node {
             Node::Limit { .. } => "LIMIT".into(),
             Node::Distinct { .. } => "DISTINCT".into(),
             Node::SetOp { op, .. } => format!("{op:?}").to_uppercase(),
-            Node::Recursive { name, distinct, .. } => {
-                format!("RECURSIVE {name} ({})", if *distinct { "UNION" } else { "UNION ALL" })
-            }
+            Node::Recursive { name, distinct, order, .. } => format!(
+                "RECURSIVE {name} ({}{})",
+                if *distinct { "UNION" } else { "UNION ALL" },
+                if order.is_empty() {
+                    String::new()
+                } else {
+                    format!(", {} order keys", order.len())
+                }
+            ),
             Node::WorkingRow { name, .. } => format!("WORKING ROW {name}"),
         };
         let next = if line.is_empty() {

@@ -138,43 +138,53 @@ pub(super) fn finish_compound(
 ) -> Result<QueryPlan> {
     let mut node = plan.node;
     if !order.is_empty() {
-        let mut keys = Vec::new();
-        for (n, o) in order.iter().enumerate() {
-            let k = match &o.expr {
-                ast::Expr::Value(v) => match &v.value {
-                    ast::Value::Number(s, _) => s
-                        .parse::<usize>()
-                        .ok()
-                        .filter(|k| (1..=plan.columns.len()).contains(k))
-                        .map(|k| k - 1),
-                    _ => None,
-                },
-                ast::Expr::Identifier(id) => {
-                    plan.columns.iter().position(|c| c.eq_ignore_ascii_case(&id.value))
-                }
-                e => {
-                    let s = e.to_string();
-                    plan.columns.iter().position(|c| c.eq_ignore_ascii_case(&s))
-                }
-            };
-            let Some(k) = k else {
-                return Err(Error::InvalidInput(format!(
-                    "{} ORDER BY term does not match any column in the result set",
-                    ordinal(n + 1)
-                )));
-            };
-            let desc = is_desc(o);
-            keys.push(SortKey {
-                expr: Expr::Column(k),
-                desc,
-                coll: Collation::Binary,
-                nulls_first: o.options.nulls_first.unwrap_or(!desc),
-            });
-        }
+        let keys = compound_order_keys(&plan.columns, order)?;
         node = Node::Sort { input: Box::new(node), keys };
     }
     node = add_limit(b, node, limit, offset)?;
     Ok(QueryPlan { node, columns: plan.columns, affinities: plan.affinities })
+}
+
+/// The ORDER BY of a compound select as sort keys over its output row:
+/// terms are column numbers or output column names.
+pub(super) fn compound_order_keys(
+    columns: &[String],
+    order: &[ast::OrderByExpr],
+) -> Result<Vec<SortKey>> {
+    let mut keys = Vec::new();
+    for (n, o) in order.iter().enumerate() {
+        let k = match &o.expr {
+            ast::Expr::Value(v) => match &v.value {
+                ast::Value::Number(s, _) => s
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|k| (1..=columns.len()).contains(k))
+                    .map(|k| k - 1),
+                _ => None,
+            },
+            ast::Expr::Identifier(id) => {
+                columns.iter().position(|c| c.eq_ignore_ascii_case(&id.value))
+            }
+            e => {
+                let s = e.to_string();
+                columns.iter().position(|c| c.eq_ignore_ascii_case(&s))
+            }
+        };
+        let Some(k) = k else {
+            return Err(Error::InvalidInput(format!(
+                "{} ORDER BY term does not match any column in the result set",
+                ordinal(n + 1)
+            )));
+        };
+        let desc = is_desc(o);
+        keys.push(SortKey {
+            expr: Expr::Column(k),
+            desc,
+            coll: Collation::Binary,
+            nulls_first: o.options.nulls_first.unwrap_or(!desc),
+        });
+    }
+    Ok(keys)
 }
 
 fn ordinal(n: usize) -> String {
