@@ -488,3 +488,25 @@ fn endless_recursion_stops_on_interrupt() {
         assert!(t.elapsed() < Duration::from_secs(10), "took {:?}", t.elapsed());
     }
 }
+
+/// UNION ALL streams its initial rows instead of queueing them all first:
+/// an endless initial select (itself a recursive CTE) under an outer LIMIT
+/// ends. (SQLite queues them all and would not end, so this is ours only;
+/// an interrupt after 5 s turns a regression into a failure, not a hang.)
+#[test]
+fn union_all_streams_its_initial_rows() {
+    for e in engines() {
+        let mut s = e.session();
+        s.set_interrupt(Some(Interrupt::at(Instant::now() + Duration::from_secs(5))));
+        let (_, rows) = ours(
+            &mut s,
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n), \
+             c(x) AS (SELECT i * 100 FROM n UNION ALL SELECT x+1 FROM c WHERE x % 100 < 1) \
+             SELECT x FROM c LIMIT 4",
+        )
+        .unwrap();
+        let want: Vec<Vec<Value>> =
+            [100, 200, 300, 400].into_iter().map(|i| vec![Value::Integer(i)]).collect();
+        assert_eq!(rows, want);
+    }
+}

@@ -1,7 +1,8 @@
 //! Recursive common table expressions, evaluated with a queue as SQLite
 //! does (<https://sqlite.org/lang_with.html>):
 //!
-//! 1. the initial select's rows go into the queue;
+//! 1. the initial select's rows go into the queue (UNION ALL without
+//!    ORDER BY outputs them as they come, which is the same order);
 //! 2. while the queue is not empty, a row is taken from its front and
 //!    output, then the recursive select runs with that row as the working
 //!    row (its only row of the CTE), and its rows go to the back.
@@ -36,7 +37,8 @@ use crate::{Error, Result};
 
 pub(super) struct RecursiveOp {
     id: usize,
-    /// The initial select, until it has been drained into the queue.
+    /// The initial select, until it has been drained (into the queue, or
+    /// straight to the output for UNION ALL without ORDER BY).
     init: Option<Box<dyn Operator>>,
     step: Arc<Node>,
     queue: Queue,
@@ -128,7 +130,13 @@ impl Operator for RecursiveOp {
             };
             self.state = Some((limit, offset));
         }
-        if let Some(mut init) = self.init.take() {
+        // UNION ALL in FIFO order: the initial rows stream straight out
+        // (they would all be queued ahead of any step's rows anyway), so a
+        // large initial select is never held. UNION must see every initial
+        // row before the first step's rows are compared with them, and a
+        // priority queue must rank them all: those drain it first.
+        let stream_init = self.seen.is_none() && matches!(self.queue, Queue::Fifo(_));
+        if !stream_init && let Some(mut init) = self.init.take() {
             while let Some(r) = init.next(cx)? {
                 cx.store.check_interrupt()?;
                 self.enqueue(r, cx)?;
@@ -145,10 +153,19 @@ impl Operator for RecursiveOp {
                 self.run_step(row, cx)?;
             }
             cx.store.check_interrupt()?;
-            let row = match &mut self.queue {
-                Queue::Fifo(q) => q.pop_front(),
-                Queue::Ordered { heap, .. } => heap.pop().map(|q| q.row),
-            };
+            let mut row = None;
+            if let Some(init) = &mut self.init {
+                row = init.next(cx)?;
+                if row.is_none() {
+                    self.init = None;
+                }
+            }
+            if row.is_none() {
+                row = match &mut self.queue {
+                    Queue::Fifo(q) => q.pop_front(),
+                    Queue::Ordered { heap, .. } => heap.pop().map(|q| q.row),
+                };
+            }
             let Some(row) = row else { return Ok(None) };
             let (limit, skip) = self.state.as_mut().expect("set above");
             if *skip > 0 {
