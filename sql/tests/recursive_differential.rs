@@ -238,6 +238,17 @@ const QUERIES: &[(&str, bool)] = &[
         "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT DISTINCT x+1 FROM c WHERE x < 3) SELECT x FROM c",
         true,
     ),
+    // The recursive select's subqueries may read the working row's columns.
+    (
+        "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x*2 FROM c \
+      WHERE EXISTS (SELECT 1 FROM t1 WHERE t1.a = c.x)) SELECT x FROM c",
+        true,
+    ),
+    (
+        "WITH RECURSIVE c(x, s) AS (SELECT 1, 'one' UNION ALL SELECT x*2, (SELECT b FROM t1 WHERE a = x*2) \
+      FROM c WHERE x < 30) SELECT x, s FROM c",
+        true,
+    ),
     // ORDER BY: a priority queue (ties first in, first out).
     (
         "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x < 3 ORDER BY 1 DESC) \
