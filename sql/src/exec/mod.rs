@@ -99,6 +99,13 @@ impl<'a> Context<'a> {
 pub trait Operator: Send {
     fn next(&mut self, cx: &Context) -> Result<Option<Row>>;
 
+    /// Returns the operator to its state before the first `next` if it can
+    /// do so cheaply (a recursive CTE re-runs its recursive select for
+    /// every row); `false`: the caller builds a fresh one instead.
+    fn rewind(&mut self) -> bool {
+        false
+    }
+
     /// Told before the first `next` that no more than `rows` rows will be
     /// pulled (a LIMIT above); an operator may use it to do less work.
     fn limit_hint(&mut self, _rows: u64) {}
@@ -540,6 +547,11 @@ struct ValuesOp {
 }
 
 impl Operator for ValuesOp {
+    fn rewind(&mut self) -> bool {
+        self.pos = 0;
+        true
+    }
+
     fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
         let Some(r) = self.rows.get(self.pos) else { return Ok(None) };
         self.pos += 1;
@@ -554,6 +566,10 @@ struct WidenOp {
 }
 
 impl Operator for WidenOp {
+    fn rewind(&mut self) -> bool {
+        self.input.rewind()
+    }
+
     fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
         let Some(r) = self.input.next(cx)? else { return Ok(None) };
         if self.offset == 0 && r.len() == self.width {
@@ -773,6 +789,10 @@ struct FilterOp {
 }
 
 impl Operator for FilterOp {
+    fn rewind(&mut self) -> bool {
+        self.input.rewind()
+    }
+
     fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
         while let Some(r) = self.input.next(cx)? {
             if self.pred.is_true(&r, cx)? {
@@ -805,6 +825,10 @@ fn moves(exprs: &[Expr]) -> Option<Vec<usize>> {
 }
 
 impl Operator for ProjectOp {
+    fn rewind(&mut self) -> bool {
+        self.input.rewind()
+    }
+
     fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
         let Some(mut r) = self.input.next(cx)? else { return Ok(None) };
         if let Some(cols) = &self.moves {

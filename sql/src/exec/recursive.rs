@@ -20,9 +20,10 @@
 //! Every row checks the store's interrupt, so a statement timeout or a
 //! cancellation stops an endless recursion.
 //!
-//! The recursive select's operator tree is rebuilt for every step (a plan
-//! reads the working row through [`Context::working`]); building is cheap
-//! next to running it.
+//! The recursive select reads the working row through
+//! [`Context::working`]. Its operator tree is rewound for the next step
+//! when every operator in it can rewind (a projection or filter over the
+//! working row: a counter), else rebuilt for every step.
 
 use std::cmp::Ordering;
 use std::collections::{BTreeSet, BinaryHeap, VecDeque};
@@ -41,6 +42,9 @@ pub(super) struct RecursiveOp {
     /// straight to the output for UNION ALL without ORDER BY).
     init: Option<Box<dyn Operator>>,
     step: Arc<Node>,
+    /// The recursive select's operators after a step, rewound for the next
+    /// one when they can be (else rebuilt).
+    step_op: Option<Box<dyn Operator>>,
     queue: Queue,
     /// Rows ever queued (UNION only).
     seen: Option<BTreeSet<OrdKey>>,
@@ -71,6 +75,7 @@ impl RecursiveOp {
             id,
             init: Some(init),
             step,
+            step_op: None,
             queue,
             seen: distinct.then(BTreeSet::new),
             pending: None,
@@ -108,11 +113,21 @@ impl RecursiveOp {
             working: cx.working.clone(),
         };
         step_cx.working.push((self.id, row));
-        let mut op = build(&self.step);
+        let mut op = match self.step_op.take() {
+            Some(mut op) => {
+                if op.rewind() {
+                    op
+                } else {
+                    build(&self.step)
+                }
+            }
+            None => build(&self.step),
+        };
         while let Some(r) = op.next(&step_cx)? {
             cx.store.check_interrupt()?;
             self.enqueue(r, cx)?;
         }
+        self.step_op = Some(op);
         Ok(())
     }
 }
@@ -239,6 +254,11 @@ impl WorkingRowOp {
 }
 
 impl Operator for WorkingRowOp {
+    fn rewind(&mut self) -> bool {
+        self.done = false;
+        true
+    }
+
     fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
         if self.done {
             return Ok(None);
