@@ -57,7 +57,7 @@ pub struct Context<'a> {
     /// Bytes a blocking operator may hold before it spills to disk.
     pub budget: usize,
     /// Working rows of the recursive CTEs running a step, by id
-    /// (see [`recursive`]).
+    /// (see `exec::recursive`).
     pub working: Vec<(usize, Row)>,
 }
 
