@@ -414,7 +414,7 @@ fn a_file_open_elsewhere_is_busy_until_closed() {
     let db = Database::open(&path).unwrap();
     db.execute("CREATE TABLE t(a)", ()).unwrap();
     db.execute("INSERT INTO t VALUES (1)", ()).unwrap();
-    let err = Database::open(&path).err().expect("a second open of an open file");
+    let Err(err) = Database::open(&path) else { panic!("a second open of an open file") };
     assert_eq!(err.kind(), ErrorKind::Busy, "{err}");
     assert!(err.to_string().contains("in use"), "{err}");
     // Clones share the one open file.
