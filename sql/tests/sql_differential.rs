@@ -242,3 +242,36 @@ fn random_where_clauses_match_sqlite() {
     }
     assert!(diffs.is_empty(), "{} random predicates differ", diffs.len());
 }
+
+/// Rowids chosen for rows that name none, in statements that also write
+/// explicit rowids, replace rows, or skip rows: the same as SQLite's
+/// (max + 1 at the time of each row).
+#[test]
+fn assigned_rowids_match_sqlite() {
+    let script = [
+        "CREATE TABLE r(id INTEGER PRIMARY KEY, v TEXT UNIQUE)",
+        "CREATE TABLE p(v TEXT)",
+        "INSERT INTO r(id, v) VALUES (NULL, 'a'), (100, 'b'), (NULL, 'c'), (50, 'd'), (NULL, 'e')",
+        "INSERT INTO p(v) VALUES ('x'), ('y')",
+        "INSERT INTO p SELECT v FROM r",
+        // REPLACE deletes the current max row (102 'e'), then a new row.
+        "INSERT OR REPLACE INTO r(id, v) VALUES (NULL, 'e'), (NULL, 'f')",
+        "INSERT OR IGNORE INTO r(id, v) VALUES (NULL, 'a'), (NULL, 'g')",
+        "UPDATE r SET id = id + 1000 WHERE v = 'b'",
+        "INSERT INTO r(v) SELECT v || '2' FROM r WHERE v IN ('a', 'b', 'c')",
+        "DELETE FROM p WHERE rowid = (SELECT max(rowid) FROM p)",
+        "INSERT INTO p(v) VALUES ('after delete')",
+    ];
+    for e in ours_all() {
+        let mut ours = e.session();
+        let sqlite = rusqlite::Connection::open_in_memory().unwrap();
+        for s in script {
+            let a = ours.execute(s, &Params::None).map(|_| ()).map_err(|e| e.to_string());
+            let b = sqlite.execute_batch(s).map_err(|e| e.to_string());
+            assert_eq!(a.is_ok(), b.is_ok(), "{s}: ours {a:?}, sqlite {b:?}");
+        }
+        for q in ["SELECT id, v FROM r ORDER BY id", "SELECT rowid, v FROM p ORDER BY rowid"] {
+            assert_eq!(compare(&mut ours, &sqlite, q), None);
+        }
+    }
+}

@@ -6,6 +6,7 @@
 //! `INSERT INTO t SELECT … FROM t` reads t as it was). Constraint order
 //! follows SQLite: NOT NULL, then CHECK, then PRIMARY KEY / UNIQUE.
 
+use std::cell::Cell;
 use std::sync::Arc;
 
 use sqlparser::ast;
@@ -67,6 +68,11 @@ struct Target {
     indexes: Vec<Arc<IndexDef>>,
     checks: Vec<(Expr, String)>,
     defaults: Vec<Option<Expr>>,
+    /// The largest rowid in the table as far as this statement knows:
+    /// read once from the store, then raised by every row this statement
+    /// writes, so a row without a rowid gets max + 1 without a tree
+    /// descent each time. Forgotten when the statement deletes a row.
+    max_rowid: Cell<Option<i64>>,
 }
 
 impl Target {
@@ -88,6 +94,7 @@ impl Target {
             indexes: schema.table_indexes(&t.name),
             checks,
             defaults: defaults?,
+            max_rowid: Cell::new(None),
         })
     }
 
@@ -142,11 +149,28 @@ impl Target {
 
     /// Removes a row and its index entries.
     fn delete(&self, store: &dyn RowStore, rowid: i64, stored: &[Value]) -> Result<()> {
+        self.max_rowid.set(None);
         let local = table_row(&self.table, rowid, stored.to_vec());
         for ix in &self.indexes {
             store.index_delete(ix, &self.key(ix, &local), rowid)?;
         }
         store.delete(&self.table, rowid)
+    }
+
+    fn known_max_rowid(&self, store: &dyn RowStore) -> Result<Option<i64>> {
+        if let Some(m) = self.max_rowid.get() {
+            return Ok(Some(m));
+        }
+        let m = store.max_rowid(&self.table)?;
+        self.max_rowid.set(m);
+        Ok(m)
+    }
+
+    /// Notes that row `rowid` now exists.
+    fn wrote_rowid(&self, rowid: i64) {
+        if let Some(m) = self.max_rowid.get() {
+            self.max_rowid.set(Some(m.max(rowid)));
+        }
     }
 
     /// Inserts one row (all declared columns, rowid alias slot holding the
@@ -162,7 +186,7 @@ impl Target {
         let t = &self.table;
         // The rowid.
         let rowid = match t.rowid_alias.map(|a| row[a].clone()) {
-            Some(Value::Null) | None => match store.max_rowid(t)? {
+            Some(Value::Null) | None => match self.known_max_rowid(store)? {
                 Some(i64::MAX) => return Err(Error::TooLarge("database or disk is full".into())),
                 Some(m) => m + 1,
                 None => 1,
@@ -249,6 +273,7 @@ impl Target {
         for ix in &self.indexes {
             store.index_insert(ix, &self.key(ix, &local), rowid)?;
         }
+        self.wrote_rowid(rowid);
         Ok(Some(local))
     }
 }
@@ -651,6 +676,7 @@ fn insert_at(
             d.push(None);
             d
         },
+        max_rowid: Cell::new(None),
     };
     // Validate (NOT NULL, CHECK, rowid) without writing: run the checks via
     // the real target after computing the final row.
@@ -684,6 +710,7 @@ fn insert_at(
     for ix in &target.indexes {
         store.index_insert(ix, &target.key(ix, &local), rowid)?;
     }
+    target.wrote_rowid(rowid);
     Ok(Some(local))
 }
 
