@@ -252,7 +252,12 @@ fn assigned_rowids_match_sqlite() {
         "CREATE TABLE r(id INTEGER PRIMARY KEY, v TEXT UNIQUE)",
         "CREATE TABLE p(v TEXT)",
         "INSERT INTO r(id, v) VALUES (NULL, 'a'), (100, 'b'), (NULL, 'c'), (50, 'd'), (NULL, 'e')",
-        "INSERT INTO p(v) VALUES ('x'), ('y')",
+        "INSERT INTO p(rowid, v) VALUES (7, 'x'), (NULL, 'y'), ('12', 'z')",
+        "INSERT INTO p(oid, v) VALUES (7, 'taken')",
+        "INSERT OR IGNORE INTO p(_rowid_, v) VALUES (7, 'ignored'), (3, 'three')",
+        "INSERT OR REPLACE INTO p(ROWID, v) VALUES (8, 'replaced')",
+        "INSERT INTO p(rowid, v) VALUES ('x', 'not an integer')",
+        "INSERT INTO r(rowid, v) VALUES (500, 'through the alias')",
         "INSERT INTO p SELECT v FROM r",
         // REPLACE deletes the current max row (102 'e'), then a new row.
         "INSERT OR REPLACE INTO r(id, v) VALUES (NULL, 'e'), (NULL, 'f')",

@@ -180,12 +180,29 @@ impl Target {
         &self,
         store: &dyn RowStore,
         cx: &Context,
+        row: Row,
+        action: Conflict,
+    ) -> Result<Option<Row>> {
+        self.insert_as(store, cx, row, None, action)
+    }
+
+    /// [`Target::insert`], with the rowid given apart from the row for a
+    /// table without an INTEGER PRIMARY KEY (`INSERT INTO t(rowid, …)`).
+    fn insert_as(
+        &self,
+        store: &dyn RowStore,
+        cx: &Context,
         mut row: Row,
+        explicit: Option<i64>,
         action: Conflict,
     ) -> Result<Option<Row>> {
         let t = &self.table;
         // The rowid.
-        let rowid = match t.rowid_alias.map(|a| row[a].clone()) {
+        let given = match (t.rowid_alias, explicit) {
+            (None, Some(r)) => Some(Value::Integer(r)),
+            (alias, _) => alias.map(|a| row[a].clone()),
+        };
+        let rowid = match given {
             Some(Value::Null) | None => match self.known_max_rowid(store)? {
                 Some(i64::MAX) => return Err(Error::TooLarge("database or disk is full".into())),
                 Some(m) => m + 1,
@@ -442,6 +459,10 @@ pub fn insert(
 }
 
 /// Positions of the named columns (all columns when none are named).
+/// The position [`column_positions`] gives `rowid`, `oid` or `_rowid_`
+/// in a table without an INTEGER PRIMARY KEY: the row's own rowid.
+const ROWID_SLOT: usize = usize::MAX;
+
 fn column_positions(t: &TableDef, names: &[String]) -> Result<Vec<usize>> {
     if names.is_empty() {
         return Ok((0..t.columns.len()).collect());
@@ -449,9 +470,15 @@ fn column_positions(t: &TableDef, names: &[String]) -> Result<Vec<usize>> {
     names
         .iter()
         .map(|n| {
-            t.column_index(n).ok_or_else(|| {
-                Error::InvalidInput(format!("table {} has no column named {n}", t.name))
-            })
+            if let Some(i) = t.column_index(n) {
+                return Ok(i);
+            }
+            // SQLite: the rowid's names, when no column has them, name the
+            // rowid (its alias column, if the table has one).
+            if ["rowid", "oid", "_rowid_"].iter().any(|r| n.eq_ignore_ascii_case(r)) {
+                return Ok(t.rowid_alias.unwrap_or(ROWID_SLOT));
+            }
+            Err(Error::InvalidInput(format!("table {} has no column named {n}", t.name)))
         })
         .collect()
 }
@@ -488,6 +515,8 @@ fn write_rows(
             }));
         }
         let identity = identity_cols && !default_values;
+        // A value given for the rowid of a table without an alias.
+        let mut explicit = Value::Null;
         let row = if identity {
             // Every column given in table order (the common `VALUES (…)`):
             // the row is the given one; room for the rowid `table_row` adds.
@@ -499,6 +528,10 @@ fn write_rows(
             let mut set = vec![false; t.columns.len()];
             row.resize(t.columns.len(), Value::Null);
             for (v, c) in given.into_iter().zip(cols) {
+                if *c == ROWID_SLOT {
+                    explicit = v;
+                    continue;
+                }
                 row[*c] = v;
                 set[*c] = true;
             }
@@ -509,7 +542,14 @@ fn write_rows(
             }
             row
         };
-        if let Some(local) = target.insert(store, cx, row, action)? {
+        let explicit = match explicit {
+            Value::Null => None,
+            v => match Affinity::Integer.apply(v) {
+                Value::Integer(i) => Some(i),
+                _ => return Err(Error::InvalidInput("datatype mismatch".into())),
+            },
+        };
+        if let Some(local) = target.insert_as(store, cx, row, explicit, action)? {
             n += 1;
             if let Some(r) = ret.as_deref_mut() {
                 r.add(&local, cx)?;
