@@ -173,99 +173,67 @@ impl BtRowCursor {
         max: usize,
         mut out: Option<&mut Vec<(i64, Row)>>,
     ) -> Result<(usize, bool)> {
+        // In scan order: `near` is where the remaining range starts, `far`
+        // where it ends (forward: low, high; reverse: high, low).
+        let forward = !self.reverse;
+        let (near, far) =
+            if forward { (self.range.0, self.range.1) } else { (self.range.1, self.range.0) };
         let mut c = self.table.cursor(t);
+        let ok = match near {
+            Bound::Unbounded if forward => c.first()?,
+            Bound::Unbounded => c.last()?,
+            Bound::Included(k) if forward => c.seek(k)?,
+            Bound::Included(k) => c.seek_le(k)?,
+            Bound::Excluded(k) => match if forward { k.checked_add(1) } else { k.checked_sub(1) } {
+                None => false,
+                Some(k) if forward => c.seek(k)?,
+                Some(k) => c.seek_le(k)?,
+            },
+        };
+        if !ok {
+            return Ok((0, true));
+        }
+        let step =
+            |c: &mut crate::btree::TableCursor<&T>| if forward { c.next() } else { c.prev() };
+        if out.is_none() && far == Bound::Unbounded && max > 0 {
+            // Skipping to the end of the table: pass whole leaves.
+            let got = c.advance(max - 1, forward)?;
+            if got < max - 1 {
+                return Ok((got + 1, true));
+            }
+            self.passed(c.rowid());
+            step(&mut c)?;
+            return Ok((max, !c.is_valid()));
+        }
+        // `id` lies beyond `e` in scan order.
+        let beyond = |id: i64, e: i64| if forward { id > e } else { id < e };
         let mut n = 0;
-        if !self.reverse {
-            let ok = match self.range.0 {
-                Bound::Unbounded => c.first()?,
-                Bound::Included(s) => {
-                    c.seek(s)?;
-                    c.is_valid()
-                }
-                Bound::Excluded(s) => {
-                    if s == i64::MAX {
-                        return Ok((n, true));
-                    }
-                    c.seek(s + 1)?;
-                    c.is_valid()
-                }
+        while c.is_valid() && n < max {
+            let id = c.rowid();
+            let past = match far {
+                Bound::Unbounded => false,
+                Bound::Included(e) => beyond(id, e),
+                Bound::Excluded(e) => id == e || beyond(id, e),
             };
-            if !ok {
+            if past {
                 return Ok((n, true));
             }
-            if out.is_none() && self.range.1 == Bound::Unbounded && max > 0 {
-                // Skipping to the end of the table: pass whole leaves.
-                let got = c.advance(max - 1, true)?;
-                if got < max - 1 {
-                    return Ok((got + 1, true));
-                }
-                self.range.0 = Bound::Excluded(c.rowid());
-                c.next()?;
-                return Ok((max, !c.is_valid()));
+            if let Some(out) = out.as_deref_mut() {
+                out.push((id, c.values()?));
             }
-            while c.is_valid() && n < max {
-                let id = c.rowid();
-                let past = match self.range.1 {
-                    Bound::Unbounded => false,
-                    Bound::Included(e) => id > e,
-                    Bound::Excluded(e) => id >= e,
-                };
-                if past {
-                    return Ok((n, true));
-                }
-                if let Some(out) = out.as_deref_mut() {
-                    out.push((id, c.values()?));
-                }
-                n += 1;
-                self.range.0 = Bound::Excluded(id);
-                c.next()?;
-            }
-            Ok((n, !c.is_valid()))
+            n += 1;
+            self.passed(id);
+            step(&mut c)?;
+        }
+        Ok((n, !c.is_valid()))
+    }
+
+    /// Narrows the remaining range past row `id` (in scan order).
+    fn passed(&mut self, id: i64) {
+        if self.reverse {
+            self.range.1 = Bound::Excluded(id);
         } else {
-            let ok = match self.range.1 {
-                Bound::Unbounded => c.last()?,
-                Bound::Included(e) => {
-                    c.seek_le(e)?;
-                    c.is_valid()
-                }
-                Bound::Excluded(e) => {
-                    if e == i64::MIN {
-                        return Ok((n, true));
-                    }
-                    c.seek_le(e - 1)?;
-                    c.is_valid()
-                }
-            };
-            if !ok {
-                return Ok((n, true));
-            }
-            if out.is_none() && self.range.0 == Bound::Unbounded && max > 0 {
-                let got = c.advance(max - 1, false)?;
-                if got < max - 1 {
-                    return Ok((got + 1, true));
-                }
-                self.range.1 = Bound::Excluded(c.rowid());
-                c.prev()?;
-                return Ok((max, !c.is_valid()));
-            }
-            while c.is_valid() && n < max {
-                let id = c.rowid();
-                let past = match self.range.0 {
-                    Bound::Unbounded => false,
-                    Bound::Included(s) => id < s,
-                    Bound::Excluded(s) => id <= s,
-                };
-                if past {
-                    return Ok((n, true));
-                }
-                if let Some(out) = out.as_deref_mut() {
-                    out.push((id, c.values()?));
-                }
-                n += 1;
-                self.range.1 = Bound::Excluded(id);
-                c.prev()?;
-            }
-            Ok((n, !c.is_valid()))
+            self.range.0 = Bound::Excluded(id);
         }
     }
 }
