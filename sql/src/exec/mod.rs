@@ -1101,17 +1101,28 @@ fn limit_value(e: &Expr, cx: &Context) -> Result<i64> {
     }
 }
 
+/// The values of a LIMIT and an OFFSET: a negative LIMIT is none, a
+/// negative OFFSET is 0 (SQLite's rules).
+fn limit_offset(
+    limit: &Option<Expr>,
+    offset: &Option<Expr>,
+    cx: &Context,
+) -> Result<(Option<u64>, u64)> {
+    let limit = match limit {
+        Some(e) => u64::try_from(limit_value(e, cx)?).ok(),
+        None => None,
+    };
+    let offset = match offset {
+        Some(e) => u64::try_from(limit_value(e, cx)?).unwrap_or(0),
+        None => 0,
+    };
+    Ok((limit, offset))
+}
+
 impl Operator for LimitOp {
     fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
         if self.state.is_none() {
-            let limit = match &self.limit {
-                Some(e) => u64::try_from(limit_value(e, cx)?).ok(),
-                None => None,
-            };
-            let offset = match &self.offset {
-                Some(e) => u64::try_from(limit_value(e, cx)?).unwrap_or(0),
-                None => 0,
-            };
+            let (limit, offset) = limit_offset(&self.limit, &self.offset, cx)?;
             if let Some(l) = limit {
                 self.input.limit_hint(l.saturating_add(offset));
             }

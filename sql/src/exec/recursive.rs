@@ -29,7 +29,7 @@ use std::cmp::Ordering;
 use std::collections::{BTreeSet, BinaryHeap, VecDeque};
 use std::sync::Arc;
 
-use super::{Context, Operator, OrdKey, build, limit_value};
+use super::{Context, Operator, OrdKey, build, limit_offset};
 use crate::expr::Expr;
 use crate::planner::{Node, SortKey};
 use crate::storage::Row;
@@ -135,15 +135,7 @@ impl RecursiveOp {
 impl Operator for RecursiveOp {
     fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
         if self.state.is_none() {
-            let limit = match &self.limit {
-                Some(e) => u64::try_from(limit_value(e, cx)?).ok(),
-                None => None,
-            };
-            let offset = match &self.offset {
-                Some(e) => u64::try_from(limit_value(e, cx)?).unwrap_or(0),
-                None => 0,
-            };
-            self.state = Some((limit, offset));
+            self.state = Some(limit_offset(&self.limit, &self.offset, cx)?);
         }
         // UNION ALL in FIFO order: the initial rows stream straight out
         // (they would all be queued ahead of any step's rows anyway), so a

@@ -186,20 +186,7 @@ fn aggregates_working(node: &Node, under: bool) -> bool {
     let under = under || matches!(node, Node::Aggregate { .. });
     match node {
         Node::WorkingRow { .. } => under,
-        Node::Scan { .. } | Node::Values { .. } => false,
-        Node::Widen { input, .. }
-        | Node::Filter { input, .. }
-        | Node::Project { input, .. }
-        | Node::Aggregate { input, .. }
-        | Node::Sort { input, .. }
-        | Node::Limit { input, .. }
-        | Node::Distinct { input, .. } => aggregates_working(input, under),
-        Node::Join { left, right, .. } | Node::SetOp { left, right, .. } => {
-            aggregates_working(left, under) || aggregates_working(right, under)
-        }
-        Node::Recursive { init, step, .. } => {
-            aggregates_working(init, under) || aggregates_working(step, under)
-        }
+        _ => node.children().into_iter().any(|c| aggregates_working(c, under)),
     }
 }
 

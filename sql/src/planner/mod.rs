@@ -277,23 +277,24 @@ impl Node {
             out.push(format!("{pad}{line}"));
             depth + 1
         };
+        for child in self.children() {
+            child.explain(next, out);
+        }
+    }
+
+    /// The node's inputs, left to right.
+    pub fn children(&self) -> Vec<&Node> {
         match self {
-            Node::Scan { .. } | Node::Values { .. } | Node::WorkingRow { .. } => {}
+            Node::Scan { .. } | Node::Values { .. } | Node::WorkingRow { .. } => Vec::new(),
             Node::Widen { input, .. }
             | Node::Filter { input, .. }
             | Node::Project { input, .. }
             | Node::Aggregate { input, .. }
             | Node::Sort { input, .. }
             | Node::Limit { input, .. }
-            | Node::Distinct { input, .. } => input.explain(next, out),
-            Node::Join { left, right, .. } | Node::SetOp { left, right, .. } => {
-                left.explain(next, out);
-                right.explain(next, out);
-            }
-            Node::Recursive { init, step, .. } => {
-                init.explain(next, out);
-                step.explain(next, out);
-            }
+            | Node::Distinct { input, .. } => vec![input],
+            Node::Join { left, right, .. } | Node::SetOp { left, right, .. } => vec![left, right],
+            Node::Recursive { init, step, .. } => vec![init, step],
         }
     }
 }

@@ -1100,27 +1100,12 @@ fn choose_access(b: &Binder, t: &Arc<TableDef>, locals: &[Expr]) -> (Access, f64
                     continue;
                 }
                 match p {
-                    Pred::Lo(v, inc) if matches!(lo, Bound::Unbounded) => {
-                        lo = if *inc {
-                            Bound::Included(v.clone())
-                        } else {
-                            Bound::Excluded(v.clone())
-                        };
-                        if affs.len() == j {
-                            affs.push(*a);
-                        }
-                    }
-                    Pred::Hi(v, inc) if matches!(hi, Bound::Unbounded) => {
-                        hi = if *inc {
-                            Bound::Included(v.clone())
-                        } else {
-                            Bound::Excluded(v.clone())
-                        };
-                        if affs.len() == j {
-                            affs.push(*a);
-                        }
-                    }
-                    _ => {}
+                    Pred::Lo(v, inc) if matches!(lo, Bound::Unbounded) => lo = bound(v, *inc),
+                    Pred::Hi(v, inc) if matches!(hi, Bound::Unbounded) => hi = bound(v, *inc),
+                    _ => continue,
+                }
+                if affs.len() == j {
+                    affs.push(*a);
                 }
             }
         }
@@ -1163,12 +1148,8 @@ fn choose_access(b: &Binder, t: &Arc<TableDef>, locals: &[Expr]) -> (Access, f64
             continue;
         }
         match p {
-            Pred::Lo(v, inc) if matches!(lo, Bound::Unbounded) => {
-                lo = if *inc { Bound::Included(v.clone()) } else { Bound::Excluded(v.clone()) }
-            }
-            Pred::Hi(v, inc) if matches!(hi, Bound::Unbounded) => {
-                hi = if *inc { Bound::Included(v.clone()) } else { Bound::Excluded(v.clone()) }
-            }
+            Pred::Lo(v, inc) if matches!(lo, Bound::Unbounded) => lo = bound(v, *inc),
+            Pred::Hi(v, inc) if matches!(hi, Bound::Unbounded) => hi = bound(v, *inc),
             _ => {}
         }
     }
@@ -1352,6 +1333,11 @@ fn index_gives(
 
 /// Plans a scan of one table with a WHERE clause (for UPDATE / DELETE):
 /// yields local rows (columns then rowid).
+/// A range bound at `v`, inclusive or not.
+fn bound<T: Clone>(v: &T, inclusive: bool) -> Bound<T> {
+    if inclusive { Bound::Included(v.clone()) } else { Bound::Excluded(v.clone()) }
+}
+
 pub fn plan_table_scan(
     b: &mut Binder,
     t: &Arc<TableDef>,
