@@ -176,19 +176,11 @@ impl Target {
     /// Inserts one row (all declared columns, rowid alias slot holding the
     /// requested rowid or NULL). Returns the local row, or `None` if the
     /// row was skipped by OR IGNORE.
+    ///
+    /// `explicit`: the rowid, given apart from the row, of a table without
+    /// an INTEGER PRIMARY KEY (`INSERT INTO t(rowid, …)`, or UPDATE keeping
+    /// a row's rowid); ignored for a table with one.
     fn insert(
-        &self,
-        store: &dyn RowStore,
-        cx: &Context,
-        row: Row,
-        action: Conflict,
-    ) -> Result<Option<Row>> {
-        self.insert_as(store, cx, row, None, action)
-    }
-
-    /// [`Target::insert`], with the rowid given apart from the row for a
-    /// table without an INTEGER PRIMARY KEY (`INSERT INTO t(rowid, …)`).
-    fn insert_as(
         &self,
         store: &dyn RowStore,
         cx: &Context,
@@ -549,7 +541,7 @@ fn write_rows(
                 _ => return Err(Error::InvalidInput("datatype mismatch".into())),
             },
         };
-        if let Some(local) = target.insert_as(store, cx, row, explicit, action)? {
+        if let Some(local) = target.insert(store, cx, row, explicit, action)? {
             n += 1;
             if let Some(r) = ret.as_deref_mut() {
                 r.add(&local, cx)?;
@@ -642,24 +634,18 @@ pub fn update(
         for (c, e) in &sets {
             new[*c] = e.eval(&old, &cx)?;
         }
-        if let Some(a) = t.rowid_alias {
-            if matches!(new[a], Value::Null) {
-                return Err(Error::InvalidInput("datatype mismatch".into()));
-            }
-        } else {
-            // Keep the row's rowid: insert takes it from the alias only, so
-            // go through a private path.
+        if let Some(a) = t.rowid_alias
+            && matches!(new[a], Value::Null)
+        {
+            return Err(Error::InvalidInput("datatype mismatch".into()));
         }
         let mut stored_old = old[..ncols].to_vec();
         if let Some(a) = t.rowid_alias {
             stored_old[a] = Value::Null;
         }
         target.delete(store, rowid, &stored_old)?;
-        let res = if t.rowid_alias.is_some() {
-            target.insert(store, &cx, new, action)
-        } else {
-            insert_at(&target, store, &cx, new, rowid, action)
-        };
+        // A table without an alias keeps the row's rowid.
+        let res = target.insert(store, &cx, new, Some(rowid), action);
         match res? {
             Some(local) => {
                 n += 1;
@@ -677,81 +663,6 @@ pub fn update(
         }
     }
     Ok(finish(n, ret))
-}
-
-/// Inserts at a fixed rowid for tables without a rowid alias (UPDATE keeps
-/// the rowid): temporarily treat the rowid as given.
-fn insert_at(
-    target: &Target,
-    store: &dyn RowStore,
-    cx: &Context,
-    row: Row,
-    rowid: i64,
-    action: Conflict,
-) -> Result<Option<Row>> {
-    // A table without an alias: give the row a fake alias slot by building
-    // a one-off definition sharing everything else.
-    let mut t = (*target.table).clone();
-    t.columns.push(crate::catalog::ColumnDef {
-        name: String::new(),
-        decl_type: None,
-        affinity: Affinity::Integer,
-        not_null: false,
-        default: None,
-        collation: vals::Collation::Binary,
-        pad: Value::Null,
-    });
-    let alias = t.columns.len() - 1;
-    t.rowid_alias = Some(alias);
-    let mut row = row;
-    row.push(Value::Integer(rowid));
-    // Checks and index keys only read declared columns, which keep their
-    // positions; the stored row drops the extra slot below.
-    let tmp = Target {
-        table: Arc::new(t),
-        indexes: Vec::new(),
-        checks: target.checks.clone(),
-        defaults: {
-            let mut d = target.defaults.clone();
-            d.push(None);
-            d
-        },
-        max_rowid: Cell::new(None),
-    };
-    // Validate (NOT NULL, CHECK, rowid) without writing: run the checks via
-    // the real target after computing the final row.
-    let _ = &tmp;
-    let t0 = &target.table;
-    let mut vals_row = row;
-    vals_row.truncate(t0.columns.len());
-    for (i, c) in t0.columns.iter().enumerate() {
-        let v = std::mem::replace(&mut vals_row[i], Value::Null);
-        vals_row[i] = c.affinity.apply(v);
-        if c.not_null && matches!(vals_row[i], Value::Null) {
-            if action == Conflict::Ignore {
-                return Ok(None);
-            }
-            return Err(not_null(t0, i));
-        }
-    }
-    let local = table_row(t0, rowid, vals_row.clone());
-    for (e, text) in &target.checks {
-        if vals::truthy(&e.eval(&local, cx)?) == Some(false) {
-            if action == Conflict::Ignore {
-                return Ok(None);
-            }
-            return Err(Error::Constraint(format!("CHECK constraint failed: {text}")));
-        }
-    }
-    if !target.resolve_unique(store, &local, rowid, action)? {
-        return Ok(None);
-    }
-    store.insert(t0, rowid, &vals_row)?;
-    for ix in &target.indexes {
-        store.index_insert(ix, &target.key(ix, &local), rowid)?;
-    }
-    target.wrote_rowid(rowid);
-    Ok(Some(local))
 }
 
 pub fn delete(
