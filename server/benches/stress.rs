@@ -189,7 +189,7 @@ struct AsadbRun {
 /// One AsaDB round: load, restart, keyset read-back, and offset read-back
 /// when `offset_limit` is given.
 fn asadb_run(data: &Path, script: &Script, offset_limit: Option<Duration>) -> AsadbRun {
-    let server = Server::start(data);
+    let server = Server::spawn(data, &[]);
     let client = server.client();
     let started = Instant::now();
     let id = client.submit_file(&script.path);
@@ -209,7 +209,7 @@ fn asadb_run(data: &Path, script: &Script, offset_limit: Option<Duration>) -> As
     assert!(status.success(), "SIGTERM exit: {status}");
 
     let started = Instant::now();
-    let server = Server::start(data);
+    let server = Server::spawn(data, &[]);
     let restart = started.elapsed();
     let client = server.client();
     let keyset = read_back(&client, Paging::Keyset, Duration::from_secs(3600));

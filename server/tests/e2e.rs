@@ -14,25 +14,18 @@
 //! Most tests run the server with `--no-worker`, so submitted jobs stay
 //! `queued`; the `worker_*` tests run jobs through the engine.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::{Arc, Mutex, mpsc};
+use std::path::Path;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-const BIN: &str = env!("CARGO_BIN_EXE_asadb");
+#[path = "common/server.rs"]
+mod server;
 
-/// A running server; killed when dropped.
-struct Server {
-    child: Option<Child>,
-    addr: String,
-    data: PathBuf,
-    token: String,
-    stderr: Arc<Mutex<String>>,
-}
+use server::{BIN, Server};
 
 impl Server {
     /// A server whose jobs stay queued (`--no-worker`), so tests see every
@@ -46,82 +39,12 @@ impl Server {
         Server::spawn(data, extra)
     }
 
-    fn spawn(data: &Path, extra: &[&str]) -> Server {
-        let mut cmd = Command::new(BIN);
-        cmd.arg("serve").arg("--data").arg(data).args(["--listen", "127.0.0.1:0"]).args(extra);
-        cmd.env_remove("ASADB_TOKEN").env("RUST_LOG", "warn");
-        cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
-        let mut child = cmd.spawn().expect("spawn asadb");
-        let stdout = child.stdout.take().unwrap();
-        let stderr = child.stderr.take().unwrap();
-        let err_text = Arc::new(Mutex::new(String::new()));
-        let sink = err_text.clone();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                let mut s = sink.lock().unwrap();
-                s.push_str(&line);
-                s.push('\n');
-            }
-        });
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if let Some(addr) = line.strip_prefix("listening on http://") {
-                    let _ = tx.send(addr.to_string());
-                }
-            }
-        });
-        let mut server = Server {
-            child: Some(child),
-            addr: String::new(),
-            data: data.to_path_buf(),
-            token: String::new(),
-            stderr: err_text,
-        };
-        match rx.recv_timeout(Duration::from_secs(30)) {
-            Ok(addr) => server.addr = addr,
-            Err(_) => panic!("server did not start; stderr:\n{}", server.stderr()),
-        }
-        server.token =
-            std::fs::read_to_string(data.join("panel.token")).unwrap().trim().to_string();
-        server
-    }
-
-    fn stderr(&self) -> String {
-        self.stderr.lock().unwrap().clone()
-    }
-
     fn url(&self, path: &str) -> String {
         format!("http://{}{path}", self.addr)
     }
 
     fn spool_files(&self) -> Vec<String> {
         spool_files(&self.data)
-    }
-
-    /// Sends SIGTERM and waits for the exit.
-    fn terminate(mut self) -> ExitStatus {
-        let mut child = self.child.take().unwrap();
-        // SAFETY: kill(2) on our own child's pid has no memory effects.
-        let rc = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
-        assert_eq!(rc, 0);
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            if let Some(status) = child.try_wait().unwrap() {
-                return status;
-            }
-            assert!(Instant::now() < deadline, "no exit after SIGTERM: {}", self.stderr());
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        if let Some(mut child) = self.child.take() {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
     }
 }
 

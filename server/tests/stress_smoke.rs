@@ -27,7 +27,7 @@ fn script_through_the_reservoir_survives_a_restart_and_reads_back_exactly() {
     let script = write_script(&dir.path().join("script.sql"), ROWS);
     assert_eq!(script.statements, ROWS / 100 + 3);
 
-    let server = Server::start(&data);
+    let server = Server::spawn(&data, &[]);
     let client = server.client();
     let id = client.submit_file(&script.path);
     let job = client.wait_terminal(id, Duration::from_secs(120));
@@ -46,7 +46,7 @@ fn script_through_the_reservoir_survives_a_restart_and_reads_back_exactly() {
     let status = server.terminate();
     assert!(status.success(), "SIGTERM exit: {status}");
 
-    let server = Server::start(&data);
+    let server = Server::spawn(&data, &[]);
     let client = server.client();
     let job = client.job(id);
     assert!(["completed", "delivered"].contains(&job["state"].as_str().unwrap()), "{job}");

@@ -17,21 +17,10 @@
 
 mod values_common;
 
+use values_common::Lcg;
+
 use asadb_sql::Value;
 use asadb_sql::session::{Engine, Outcome, Params, Session};
-
-/// A tiny deterministic generator.
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        self.0 >> 33
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 fn setup_sql() -> Vec<String> {
     let mut g = Lcg(7);
@@ -170,20 +159,7 @@ fn ours_rows(s: &mut Session, sql: &str) -> Result<Vec<Vec<Value>>, String> {
 
 /// Rows as exact, class-aware strings (REAL by bits).
 fn render(rows: &[Vec<Value>]) -> Vec<String> {
-    rows.iter()
-        .map(|row| {
-            row.iter()
-                .map(|v| match v {
-                    Value::Null => "N".to_string(),
-                    Value::Integer(i) => format!("I{i}"),
-                    Value::Real(f) => format!("R{:x}", f.to_bits()),
-                    Value::Text(s) => format!("T{s:?}"),
-                    Value::Blob(b) => format!("B{b:?}"),
-                })
-                .collect::<Vec<_>>()
-                .join(",")
-        })
-        .collect()
+    rows.iter().map(|row| values_common::row_key(row)).collect()
 }
 
 fn engines() -> Vec<(&'static str, Engine)> {

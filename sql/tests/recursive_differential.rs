@@ -12,6 +12,8 @@
 
 mod values_common;
 
+use values_common::row_key;
+
 use std::time::{Duration, Instant};
 
 use asadb_sql::session::{Engine, Outcome, Params, Session};
@@ -332,28 +334,14 @@ fn ours(s: &mut Session, sql: &str) -> Result<(Vec<String>, Vec<Vec<Value>>), St
     }
 }
 
-/// An exact, class-aware rendering (REAL by bits) for comparison.
-fn key(row: &[Value]) -> String {
-    row.iter()
-        .map(|v| match v {
-            Value::Null => "N".to_string(),
-            Value::Integer(i) => format!("I{i}"),
-            Value::Real(f) => format!("R{:x}", f.to_bits()),
-            Value::Text(s) => format!("T{s:?}"),
-            Value::Blob(b) => format!("B{b:?}"),
-        })
-        .collect::<Vec<_>>()
-        .join(",")
-}
-
 fn compare(s: &mut Session, c: &rusqlite::Connection, sql: &str, ordered: bool) -> Option<String> {
     let (a, b) = match (ours(s, sql), values_common::sqlite_query(c, sql)) {
         (Ok(a), Ok(b)) => (a, b),
         (Err(_), Err(_)) => return None,
         (a, b) => return Some(format!("{sql}\n  ours:   {a:?}\n  sqlite: {b:?}")),
     };
-    let mut ka: Vec<String> = a.1.iter().map(|r| key(r)).collect();
-    let mut kb: Vec<String> = b.1.iter().map(|r| key(r)).collect();
+    let mut ka: Vec<String> = a.1.iter().map(|r| row_key(r)).collect();
+    let mut kb: Vec<String> = b.1.iter().map(|r| row_key(r)).collect();
     if !ordered {
         ka.sort();
         kb.sort();

@@ -8,21 +8,10 @@
 
 mod values_common;
 
+use values_common::{Lcg, row_key};
+
 use asadb_sql::Value;
 use asadb_sql::session::{Engine, Outcome, Params, Session};
-
-/// A tiny deterministic generator (no dependency on `rand` needed).
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        self.0 >> 33
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 fn setup_sql() -> Vec<String> {
     let mut g = Lcg(42);
@@ -139,20 +128,6 @@ fn sqlite_rows(c: &rusqlite::Connection, sql: &str) -> Result<Vec<Vec<Value>>, S
     values_common::sqlite_query(c, sql).map(|(_, rows)| rows)
 }
 
-/// An exact, class-aware rendering (REAL by bits) for comparison.
-fn key(row: &[Value]) -> String {
-    row.iter()
-        .map(|v| match v {
-            Value::Null => "N".to_string(),
-            Value::Integer(i) => format!("I{i}"),
-            Value::Real(f) => format!("R{:x}", f.to_bits()),
-            Value::Text(s) => format!("T{s:?}"),
-            Value::Blob(b) => format!("B{b:?}"),
-        })
-        .collect::<Vec<_>>()
-        .join(",")
-}
-
 fn compare(ours: &mut Session, sqlite: &rusqlite::Connection, sql: &str) -> Option<String> {
     let a = ours_rows(ours, sql);
     let b = sqlite_rows(sqlite, sql);
@@ -161,8 +136,8 @@ fn compare(ours: &mut Session, sqlite: &rusqlite::Connection, sql: &str) -> Opti
         (Err(_), Err(_)) => return None,
         (a, b) => return Some(format!("{sql}\n  ours:   {a:?}\n  sqlite: {b:?}")),
     };
-    let mut ka: Vec<String> = a.iter().map(|r| key(r)).collect();
-    let mut kb: Vec<String> = b.iter().map(|r| key(r)).collect();
+    let mut ka: Vec<String> = a.iter().map(|r| row_key(r)).collect();
+    let mut kb: Vec<String> = b.iter().map(|r| row_key(r)).collect();
     if !sql.contains("ORDER BY") {
         ka.sort();
         kb.sort();

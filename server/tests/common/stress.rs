@@ -20,16 +20,14 @@
 #![allow(dead_code)] // The bench and the smoke test each use a part of it.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-/// The `asadb` binary built with the bench's or the test's profile.
-pub const BIN: &str = env!("CARGO_BIN_EXE_asadb");
+#[path = "server.rs"]
+pub mod server;
 /// Rows per `INSERT` statement.
 pub const ROWS_PER_INSERT: u64 = 100;
 /// Rows per `/api/query` page (the server's fixed page size).
@@ -219,69 +217,9 @@ impl Verifier {
     }
 }
 
-/// A running `asadb serve`; killed when dropped (a test that fails must
-/// not leave a server behind).
-pub struct Server {
-    child: Option<Child>,
-    pub addr: String,
-    pub token: String,
-    stderr: Arc<Mutex<String>>,
-}
+pub use server::Server;
 
 impl Server {
-    /// Starts `asadb serve --data DIR --listen 127.0.0.1:0` and waits for
-    /// its `listening on http://ADDR` line; port 0 lets the kernel pick a
-    /// free port, so there is no race with another process taking it.
-    pub fn start(data: &Path) -> Server {
-        let mut cmd = Command::new(BIN);
-        cmd.arg("serve").arg("--data").arg(data).args(["--listen", "127.0.0.1:0"]);
-        cmd.env_remove("ASADB_TOKEN").env("RUST_LOG", "warn");
-        cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
-        let mut child = cmd.spawn().expect("spawn asadb");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let stderr = child.stderr.take().expect("piped stderr");
-        let err_text = Arc::new(Mutex::new(String::new()));
-        let sink = err_text.clone();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                let mut s = sink.lock().expect("stderr sink");
-                s.push_str(&line);
-                s.push('\n');
-            }
-        });
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if let Some(addr) = line.strip_prefix("listening on http://") {
-                    let _ = tx.send(addr.to_string());
-                }
-            }
-        });
-        let mut server = Server {
-            child: Some(child),
-            addr: String::new(),
-            token: String::new(),
-            stderr: err_text,
-        };
-        match rx.recv_timeout(Duration::from_secs(60)) {
-            Ok(addr) => server.addr = addr,
-            Err(_) => panic!("server did not start; stderr:\n{}", server.stderr()),
-        }
-        server.token = std::fs::read_to_string(data.join("panel.token"))
-            .expect("read panel.token")
-            .trim()
-            .to_string();
-        server
-    }
-
-    pub fn stderr(&self) -> String {
-        self.stderr.lock().expect("stderr sink").clone()
-    }
-
-    pub fn pid(&self) -> u32 {
-        self.child.as_ref().expect("a running server").id()
-    }
-
     /// The server's peak resident set size so far (`VmHWM`), in KiB.
     pub fn vm_hwm_kib(&self) -> u64 {
         let path = format!("/proc/{}/status", self.pid());
@@ -293,36 +231,11 @@ impl Server {
             .expect("VmHWM in /proc/PID/status")
     }
 
-    /// Sends SIGTERM and waits for the exit.
-    pub fn terminate(mut self) -> ExitStatus {
-        let mut child = self.child.take().expect("a running server");
-        // SAFETY: kill(2) on our own child's pid has no memory effects.
-        let rc = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
-        assert_eq!(rc, 0, "kill(SIGTERM)");
-        let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            if let Some(status) = child.try_wait().expect("wait for the server") {
-                return status;
-            }
-            assert!(Instant::now() < deadline, "no exit after SIGTERM: {}", self.stderr());
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-
     pub fn client(&self) -> Client {
         Client {
             agent: ureq::Agent::config_builder().http_status_as_error(false).build().into(),
             base: format!("http://{}", self.addr),
             auth: format!("Bearer {}", self.token),
-        }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        if let Some(mut child) = self.child.take() {
-            let _ = child.kill();
-            let _ = child.wait();
         }
     }
 }

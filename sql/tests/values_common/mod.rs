@@ -8,6 +8,35 @@ use asadb_sql::value::{self, Affinity, Collation, Value};
 use proptest::prelude::*;
 use rusqlite::types::{Value as SqlValue, ValueRef};
 
+/// A tiny deterministic generator (no dependency on `rand` needed).
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// A row as an exact, class-aware string (REAL by bits), for comparing
+/// results with SQLite's.
+pub fn row_key(row: &[Value]) -> String {
+    row.iter()
+        .map(|v| match v {
+            Value::Null => "N".to_string(),
+            Value::Integer(i) => format!("I{i}"),
+            Value::Real(f) => format!("R{:x}", f.to_bits()),
+            Value::Text(s) => format!("T{s:?}"),
+            Value::Blob(b) => format!("B{b:?}"),
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 /// A connection with the tables the tests use.
 pub fn conn() -> rusqlite::Connection {
     let c = rusqlite::Connection::open_in_memory().unwrap();
