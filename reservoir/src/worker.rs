@@ -260,11 +260,6 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
         }
         run.done = index + 1;
         run.offset = end;
-        {
-            let mut st = inner.state.lock();
-            st.executed_statements += 1;
-            st.executed_bytes += stmt.end - stmt.start;
-        }
         run.batch_statements += 1;
         run.batch_bytes += stmt.end - stmt.start;
         match outcome {
@@ -274,7 +269,7 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
                 }
                 let rows = summary.rows_affected;
                 results.end_statement(StatementSummary { statement: index, excerpt, ..summary })?;
-                run.progress(|p| p.rows_affected += rows);
+                run.statement_done(stmt.end - stmt.start, |p| p.rows_affected += rows);
             }
             Err(err) => {
                 let error = JobError {
@@ -291,7 +286,7 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
                     row_count: 0,
                     error: Some(error.clone()),
                 })?;
-                run.progress(|p| p.errors += 1);
+                run.statement_done(stmt.end - stmt.start, |p| p.errors += 1);
                 if stop_on_error {
                     if run.script_txn {
                         // The script's own unit fails as a whole.
@@ -478,7 +473,19 @@ impl Run<'_> {
 
     /// Updates live progress in memory.
     fn progress(&self, f: impl FnOnce(&mut crate::Progress)) {
+        self.apply_progress(&mut self.res.inner.state.lock(), f);
+    }
+
+    /// Counts one executed statement of `bytes` script bytes and updates
+    /// the live progress, under one lock.
+    fn statement_done(&self, bytes: u64, f: impl FnOnce(&mut crate::Progress)) {
         let mut st = self.res.inner.state.lock();
+        st.executed_statements += 1;
+        st.executed_bytes += bytes;
+        self.apply_progress(&mut st, f);
+    }
+
+    fn apply_progress(&self, st: &mut crate::core::State, f: impl FnOnce(&mut crate::Progress)) {
         if let Some(e) = st.jobs.get_mut(&self.id) {
             let p = &mut e.job.progress;
             p.bytes_done = self.offset;
@@ -495,7 +502,6 @@ impl Run<'_> {
 
     /// Persists the snapshot every progress quantum of script bytes.
     fn maybe_persist(&mut self) {
-        self.progress(|_| {});
         let quantum = self.res.inner.cfg.progress_quantum_bytes.max(1);
         if self.offset - self.last_persist >= quantum {
             let inner = &self.res.inner;
