@@ -19,12 +19,12 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use parking_lot::{Condvar, Mutex, MutexGuard};
 
-use crate::changes::Changes;
+use crate::changes::{Change, Changes};
 use crate::eventlog::{EventLog, Record};
 use crate::job::{Job, JobError, JobId, JobState, Progress, SubmitOptions};
 use crate::results::{self, ResultPage};
 use crate::upload::Upload;
-use crate::{Error, ImportFormat, Result};
+use crate::{Error, Result};
 
 /// Reservoir settings. Defaults follow DESIGN.md §4.
 #[derive(Clone, Debug)]
@@ -263,7 +263,7 @@ impl Reservoir {
     /// (the declared size, or the baseline when none is declared) and
     /// writes the job's first durable snapshot, all under the lock.
     pub fn begin_upload(&self, opts: SubmitOptions) -> Result<Upload> {
-        if opts.import.format != ImportFormat::Sql {
+        if !opts.import.format.is_supported() {
             return Err(Error::Unsupported(format!(
                 "import format {:?} is not yet supported; submit a SQL script (format sql)",
                 opts.import.format
@@ -354,8 +354,16 @@ impl Reservoir {
 
     /// The job's current snapshot.
     pub fn job(&self, id: JobId) -> Result<Job> {
+        self.job_and_version(id).map(|(job, _)| job)
+    }
+
+    /// [`Self::job`] and the [`Self::version`] it reflects, read under one
+    /// lock: every change up to that version is in the snapshot, none
+    /// after it.
+    pub fn job_and_version(&self, id: JobId) -> Result<(Job, u64)> {
         let st = self.inner.state.lock();
-        st.jobs.get(&id).map(|e| st.snapshot(&e.job)).ok_or(Error::NotFound(id))
+        let job = st.jobs.get(&id).map(|e| st.snapshot(&e.job)).ok_or(Error::NotFound(id))?;
+        Ok((job, self.inner.changes.version()))
     }
 
     /// Every job the Reservoir still knows, oldest first.
@@ -367,6 +375,12 @@ impl Reservoir {
     /// Receiving, queued, processing and cancelling jobs, most recently
     /// updated first. Terminal jobs stay addressable through [`Self::job`].
     pub fn active_jobs(&self) -> Vec<Job> {
+        self.active_jobs_and_version().0
+    }
+
+    /// [`Self::active_jobs`] and the [`Self::version`] they reflect (see
+    /// [`Self::job_and_version`]).
+    pub fn active_jobs_and_version(&self) -> (Vec<Job>, u64) {
         let st = self.inner.state.lock();
         let mut jobs: Vec<Job> = st
             .jobs
@@ -375,7 +389,7 @@ impl Reservoir {
             .map(|e| st.snapshot(&e.job))
             .collect();
         jobs.sort_by(|a, b| b.updated_at.cmp(&a.updated_at).then(b.id.cmp(&a.id)));
-        jobs
+        (jobs, self.inner.changes.version())
     }
 
     /// Requests cancellation. Receiving and processing jobs move to
@@ -484,10 +498,10 @@ impl Reservoir {
             let entry = st.jobs.remove(&id).expect("listed above");
             st.reserved -= entry.job.reserved_bytes;
             self.inner.remove_files(id);
+            self.inner.changes.notify(id, None);
             st.log.append(&Record::Forget(id), false)?;
         }
         if !expired.is_empty() {
-            self.inner.changes.notify();
             st.log.sync()?;
             self.inner.maybe_compact(&mut st)?;
         }
@@ -561,13 +575,13 @@ impl Reservoir {
         self.inner.changes.version()
     }
 
-    /// Calls `listener` with the new [`Self::version`] after every change
-    /// of any job's snapshot: state transitions, live progress, live upload
-    /// bytes, jobs forgotten. It runs on the changing thread, under the
-    /// Reservoir's lock: it must be quick and must not call the Reservoir
-    /// (send on a channel and return). Listeners stay for the Reservoir's
-    /// lifetime.
-    pub fn on_change(&self, listener: impl Fn(u64) + Send + Sync + 'static) {
+    /// Calls `listener` after every change of any job's snapshot — state
+    /// transitions, live progress, live upload bytes, jobs forgotten — with
+    /// the new [`Self::version`], the job and its new snapshot. It runs on
+    /// the changing thread, under the Reservoir's lock: it must be quick
+    /// and must not call the Reservoir (send on a channel and return).
+    /// Listeners stay for the Reservoir's lifetime.
+    pub fn on_change(&self, listener: impl Fn(&Change<'_>) + Send + Sync + 'static) {
         self.inner.changes.subscribe(listener);
     }
 
@@ -634,10 +648,9 @@ impl Inner {
         let entry = st.jobs.get_mut(&id).ok_or(Error::NotFound(id))?;
         f(&mut entry.job);
         entry.job.updated_at = now_ms().max(entry.job.updated_at);
-        let record = Record::Job(Box::new(entry.job.clone()));
-        let logged = st.log.append(&record, sync);
-        self.changes.notify();
-        logged?;
+        let job = Box::new(entry.job.clone());
+        self.changes.notify(id, Some(&job));
+        st.log.append(&Record::Job(job), sync)?;
         self.maybe_compact(st)
     }
 

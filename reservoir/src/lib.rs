@@ -44,6 +44,7 @@ pub mod results;
 mod upload;
 mod worker;
 
+pub use crate::changes::Change;
 pub use crate::core::{Advice, Config, Pressure, Reservoir, Stats, Submission, now_ms};
 pub use error::{Error, Result};
 pub use job::{

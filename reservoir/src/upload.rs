@@ -121,7 +121,7 @@ impl Upload {
         {
             e.job.received_bytes = received;
             e.job.updated_at = crate::core::now_ms().max(e.job.updated_at);
-            inner.changes.notify();
+            inner.changes.notify(self.id, Some(&e.job));
         }
     }
 
@@ -166,9 +166,8 @@ impl Upload {
                 let _ = fs::remove_file(inner.spool_path(self.id));
                 let entry = st.jobs.remove(&self.id).expect("own job");
                 st.reserved -= entry.job.reserved_bytes;
-                let forgotten = st.log.append(&crate::eventlog::Record::Forget(self.id), true);
-                inner.changes.notify();
-                forgotten?;
+                inner.changes.notify(self.id, None);
+                st.log.append(&crate::eventlog::Record::Forget(self.id), true)?;
                 if earlier.fingerprint.as_deref() == Some(&fingerprint) && earlier.import == import
                 {
                     return Ok(Submission { job: earlier, reused: true });

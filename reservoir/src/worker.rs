@@ -513,7 +513,7 @@ impl Run<'_> {
             // Live, like the progress: a job of a few long statements
             // must not look frozen between persisted snapshots.
             e.job.updated_at = crate::core::now_ms().max(e.job.updated_at);
-            self.res.inner.changes.notify();
+            self.res.inner.changes.notify(self.id, Some(&e.job));
         }
     }
 

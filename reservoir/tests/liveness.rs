@@ -105,7 +105,7 @@ fn every_change_bumps_the_version_and_reaches_listeners() {
     let (_dir, res) = open();
     let heard = Arc::new(AtomicU64::new(0));
     let sink = heard.clone();
-    res.on_change(move |v| sink.store(v, Ordering::SeqCst));
+    res.on_change(move |c| sink.store(c.version, Ordering::SeqCst));
     let v0 = res.version();
     let id = res.submit(SubmitOptions::default(), &b"SELECT 1;"[..]).unwrap().job.id;
     let v1 = res.version();
@@ -130,4 +130,59 @@ fn every_change_bumps_the_version_and_reaches_listeners() {
     // queued, processing, 2 statements, 100 %, has_result, completed: more
     // than the three logged transitions alone.
     assert!(res.version() >= before + 6, "{} -> {}", before, res.version());
+}
+
+#[test]
+fn listeners_see_every_state_a_job_passes_through() {
+    let (_dir, res) = open();
+    let states = Arc::new(parking_lot::Mutex::new(Vec::new()));
+    let sink = states.clone();
+    res.on_change(move |c| {
+        let state = c.job.map(|j| j.state);
+        let mut s = sink.lock();
+        if s.last() != Some(&(c.id, state)) {
+            s.push((c.id, state));
+        }
+    });
+    res.start_worker(Engine::memory()).unwrap();
+    let id = res.submit(SubmitOptions::default(), &b"SELECT 1;"[..]).unwrap().job.id;
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !res.job(id).unwrap().state.is_terminal() {
+        assert!(Instant::now() < deadline);
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    use JobState::*;
+    let want: Vec<_> =
+        [Receiving, Queued, Processing, Completed].iter().map(|s| (id, Some(*s))).collect();
+    assert_eq!(*states.lock(), want);
+    // A forgotten job is told as `None`.
+    let key = SubmitOptions { idempotency_key: Some("k".into()), ..SubmitOptions::default() };
+    let first = res.submit(key.clone(), &b"SELECT 2;"[..]).unwrap().job.id;
+    let again = res.submit(key, &b"SELECT 2;"[..]).unwrap();
+    assert!(again.reused && again.job.id == first);
+    let retry_id = asadb_reservoir::JobId(first.0 + 1);
+    assert!(states.lock().contains(&(retry_id, None)), "{:?}", states.lock());
+}
+
+/// The panel refuses unsupported formats before an upload from
+/// `ImportFormat::is_supported` (listed by `GET /api/import/formats`):
+/// it must say exactly what admission does.
+#[test]
+fn is_supported_says_what_admission_does() {
+    let (_dir, res) = open();
+    for format in asadb_reservoir::ImportFormat::ALL {
+        let import = asadb_reservoir::ImportMeta { format, ..Default::default() };
+        let got = res.begin_upload(SubmitOptions { import, ..SubmitOptions::default() });
+        match got {
+            Ok(up) => {
+                assert!(format.is_supported(), "{format:?} is admitted");
+                up.abort("test", "not needed");
+            }
+            Err(e) => {
+                assert!(!format.is_supported(), "{format:?} is refused: {e}");
+                assert!(matches!(e, asadb_reservoir::Error::Unsupported(_)), "{e}");
+            }
+        }
+        assert_eq!(format.as_str().parse::<asadb_reservoir::ImportFormat>().unwrap(), format);
+    }
 }
