@@ -565,12 +565,15 @@
     const describe = () => {
       const parts = [];
       if (state.columns.length) {
-        parts.push(plural(state.rows.length, "row") + (state.next === null ? "" : " so far"));
+        if (typeof opts.total === "number" && state.next !== null) {
+          parts.push(state.rows.length + " of " + plural(opts.total, "row"));
+        } else {
+          parts.push(plural(state.rows.length, "row") + (state.next === null ? "" : " so far"));
+        }
       }
       if (typeof opts.affected === "number" && (opts.affected > 0 || !state.columns.length)) {
         parts.push(plural(opts.affected, "row") + " affected");
       }
-      if (typeof opts.total === "number" && state.next !== null) parts.push("of " + opts.total);
       if (typeof opts.ms === "number") parts.push(fmtMs(opts.ms));
       info.textContent = parts.join(" · ");
       moreBtn.hidden = state.next === null;
@@ -632,19 +635,30 @@
     return activeIds.length > 0 || (watch.id !== null && watch.job && ACTIVE.includes(watch.job.state));
   }
 
+  const RANK = { receiving: 0, queued: 1, processing: 2, cancelling: 3 };
+  const rank = (state) => (state in RANK ? RANK[state] : 4);
+
+  // Whether `job` is an older snapshot than `before` (answers and events
+  // race: a request's answer may arrive after an event that is newer).
+  // `updated_at` only grows for a job; within one millisecond the later
+  // state is the one further along.
+  function isOlder(job, before) {
+    if (!before) return false;
+    if (job.updated_at !== before.updated_at) return job.updated_at < before.updated_at;
+    return rank(job.state) < rank(before.state);
+  }
+
   // Takes in a snapshot from any source (poll, event, command answer).
   function upsertJob(job) {
     if (!job || typeof job.id !== "number") return;
     const before = jobs.get(job.id);
-    if (before && before.updated_at > job.updated_at && ACTIVE.includes(job.state) &&
-        !ACTIVE.includes(before.state)) {
-      return; // an older snapshot than the one shown
-    }
+    if (isOlder(job, before)) return;
     jobs.set(job.id, job);
     if (uploading && uploading.id === null && job.idempotency_key === uploading.key &&
         job.state === "receiving") {
       uploading.id = job.id;
-      watchJob(job.id, uploading.label, "import");
+      jobs.set(job.id, job);
+      watchJob(job.id, uploading.label, "import", true);
     }
     if (watch.id === job.id) onWatchedJob(job, before);
     if (currentTab === "jobs") renderJobs();
@@ -661,16 +675,23 @@
 
   // {id, label, view, job}: the job this tab follows in the console or
   // the import view.
-  const watch = { id: null, label: "", view: "", job: null, finished: false };
+  // `submitted`: this tab made the job, so its end is a run ending here
+  // (it chimes even when the end is the first state seen).
+  const watch = { id: null, label: "", view: "", job: null, finished: false, submitted: false };
 
-  function watchJob(id, label, view) {
-    watch.id = id;
-    watch.label = label;
-    watch.view = view;
-    watch.job = jobs.get(id) || null;
-    watch.finished = false;
+  function watchJob(id, label, view, submitted) {
+    if (watch.id !== id) {
+      watch.id = id;
+      watch.label = label;
+      watch.view = view;
+      watch.job = null;
+      watch.finished = false;
+      watch.submitted = submitted;
+    }
     // The small descriptor: id, label and view — never SQL.
     session.set(WATCH_KEY, JSON.stringify({ id: id, label: label, view: view }));
+    // The latest snapshot known (an event may have beaten the answer).
+    if (jobs.has(id)) onWatchedJob(jobs.get(id), null);
     schedulePoll();
   }
 
@@ -687,8 +708,8 @@
     if (watch.view === "import") showImportProgress(job);
     if (!ACTIVE.includes(job.state) && !watch.finished) {
       watch.finished = true;
-      // Only a run seen active here chimes (not a job found finished).
-      if (before && ACTIVE.includes(before.state)) chime();
+      // Only a run of this tab chimes, not a job found finished.
+      if (watch.submitted || (before && ACTIVE.includes(before.state))) chime();
       if (watch.view === "console") {
         setStatus("q-status", "job " + job.id + " " + job.state, job.state === "completed" ? "good" : "bad");
         byId("q-run").disabled = false;
@@ -768,9 +789,8 @@
     for (const e of (job.statement_errors || []).slice(0, 5)) item("statement error", jobErrorText(e), "state-failed");
     const out = el("div", { "data-job": String(job.id), "data-state": job.state }, [dl]);
     const acts = el("div", { class: "actions" });
-    if (cancellable(job)) {
-      acts.append(button("Cancel job", () => (watch.id === job.id ? cancelWatched() : cancelJob(job.id)), cancelNote(job.state)));
-    }
+    // The console and import views have their own Cancel for the job they follow.
+    if (cancellable(job) && view === "jobs") acts.append(button("Cancel job", () => cancelJob(job.id), cancelNote(job.state)));
     if (job.has_result && view !== "console") acts.append(button("Result", () => openResult(job.id)));
     if (job.state === "interrupted") acts.append(button("Resume", () => resumeJob(job.id)));
     if (acts.children.length) out.append(acts);
@@ -970,9 +990,9 @@
     if (!r.ok) throw errorFromResponse(r.status, text, r.headers.get("Retry-After"));
     noteGoodToken();
     const job = JSON.parse(text);
-    watchJob(job.id, label, "console");
     upsertJob(job);
-    setStatus("q-status", "job " + job.id + " " + job.state);
+    watchJob(job.id, label, "console", true);
+    if (!watch.finished) setStatus("q-status", "job " + job.id + " " + jobs.get(job.id).state);
     refreshNow("submitted");
   }
 
@@ -1285,8 +1305,8 @@
           byId("i-upload").value = 100;
           setStatus("i-status", xhr.status === 201 ? "job " + job.id + " admitted" :
             "already submitted as job " + job.id + " (same idempotency key and file)", "good");
-          if (watch.id !== job.id) watchJob(job.id, up.label, "import");
           upsertJob(job);
+          watchJob(job.id, up.label, "import", xhr.status === 201);
           if (xhr.status === 200 && !ACTIVE.includes(job.state)) finishImport(job);
         } else {
           const err = errorFromResponse(xhr.status, xhr.responseText, xhr.getResponseHeader("Retry-After"));
@@ -1419,7 +1439,14 @@
     jobCommand("cancel", id);
   }
 
+  // Resuming the followed job follows it again, to its new end.
   function resumeJob(id) {
+    if (watch.id === id && watch.finished) {
+      watch.finished = false;
+      watch.submitted = true;
+      session.set(WATCH_KEY, JSON.stringify({ id: id, label: watch.label, view: watch.view }));
+      if (watch.view === "console") byId("q-run").disabled = true;
+    }
     jobCommand("resume", id);
   }
 
@@ -1451,7 +1478,9 @@
 
   // ---- the poll: adaptive, single-flight, never while hidden ----------------------------
 
-  const poll = { timer: null, inflight: null, lastStart: -Infinity };
+  // `due`: when the pending timer fires; `lastEnd`: when the last refresh
+  // ended (the next one is due an interval after it).
+  const poll = { timer: null, due: 0, inflight: null, lastStart: -Infinity, lastEnd: 0 };
 
   function pollInterval() {
     if (anyActive() || uploading) return POLL_ACTIVE_MS;
@@ -1459,11 +1488,23 @@
     return POLL_IDLE_MS;
   }
 
+  // (Re)arms the timer for the next refresh, an interval after the last
+  // one ended. Calling it again never pushes the refresh later; a shorter
+  // interval (a job became active) brings it forward.
   function schedulePoll() {
+    if (document.hidden || !token() || tokenBad || events.live || poll.inflight) {
+      window.clearTimeout(poll.timer);
+      poll.timer = null;
+      return;
+    }
+    const due = Math.max(performance.now(), poll.lastEnd + pollInterval());
+    if (poll.timer !== null && Math.abs(poll.due - due) < 5) return;
     window.clearTimeout(poll.timer);
-    poll.timer = null;
-    if (document.hidden || !token() || tokenBad || events.live || poll.inflight) return;
-    poll.timer = window.setTimeout(() => refresh("poll"), pollInterval());
+    poll.due = due;
+    poll.timer = window.setTimeout(() => {
+      poll.timer = null;
+      refresh("poll");
+    }, due - performance.now());
   }
 
   // One refresh: stats, the active list and the watched job when it is not
@@ -1473,6 +1514,7 @@
     if (document.hidden || !token() || tokenBad) return Promise.resolve();
     poll.lastStart = performance.now();
     window.clearTimeout(poll.timer);
+    poll.timer = null;
     poll.inflight = (async () => {
       try {
         const [stats, list] = await Promise.all([
@@ -1492,6 +1534,7 @@
       }
     })().finally(() => {
       poll.inflight = null;
+      poll.lastEnd = performance.now();
       schedulePoll();
     });
     return poll.inflight;
@@ -1583,6 +1626,7 @@
       events.retryMs = 1000;
       setLive("on");
       window.clearTimeout(poll.timer);
+      poll.timer = null;
       // A missed event is never assumed delivered: re-read the watched job.
       refreshWatched().catch(() => {});
       const reader = resp.body.getReader();
@@ -1617,8 +1661,9 @@
       events.ctrl = null;
       setLive(token() && !tokenBad ? "poll" : "off");
       if (!ctrl.signal.aborted) {
-        // The stream ended or broke: poll now, and try again later.
-        refreshNow("events-ended");
+        // A stream that was open ended or broke: poll now. Either way the
+        // poll goes on, and the stream is tried again later.
+        if (opened) refreshNow("events-ended");
         schedulePoll();
         if (!document.hidden && !tokenBad) {
           window.clearTimeout(events.timer);
@@ -1697,6 +1742,7 @@
         watch.label = String(desc.label || "");
         watch.view = desc.view === "console" ? "console" : "import";
         watch.finished = false;
+        watch.submitted = false;
         if (watch.view === "import") selectTab("import");
         try {
           await refreshWatched();
@@ -1725,6 +1771,7 @@
         watch.label = list[0].label || "";
         watch.view = "import";
         watch.finished = false;
+        watch.submitted = false;
         onWatchedJob(list[0], null);
       }
     } catch (_) {
