@@ -142,6 +142,7 @@ pub async fn stream(State(app): State<App>, uri: Uri) -> Result<Response> {
         stats_sent: None,
         queue: VecDeque::new(),
         ended: false,
+        last_collect: Instant::now(),
     };
     let sse =
         Sse::new(events(feed)).keep_alive(KeepAlive::new().interval(KEEP_ALIVE).text("keep-alive"));
@@ -178,6 +179,8 @@ struct Feed {
     /// Events ready to go, in order.
     queue: VecDeque<Event>,
     ended: bool,
+    /// When the stream last read the snapshots.
+    last_collect: Instant,
 }
 
 fn events(feed: Feed) -> impl Stream<Item = std::result::Result<Event, Infallible>> {
@@ -201,6 +204,7 @@ impl Feed {
             // made while reading wakes the next wait.
             self.version.borrow_and_update();
             let due = self.collect();
+            self.last_collect = Instant::now();
             if !self.queue.is_empty() {
                 continue;
             }
@@ -210,16 +214,39 @@ impl Feed {
                     None => std::future::pending().await,
                 }
             };
+            let mut changed_only = false;
             tokio::select! {
                 changed = self.version.changed() => {
                     if changed.is_err() {
                         return None;
                     }
+                    changed_only = true;
                 }
+                transition = self.transitions.recv() => self.take(transition),
                 () = sleep => {}
                 () = self.stop.cancelled() => return None,
             }
+            // Reads for non-state changes are paced (one per PROGRESS_EVERY
+            // at most), however fast the worker changes progress; a state
+            // transition still wakes the stream at once.
+            let next = self.last_collect + PROGRESS_EVERY;
+            if changed_only && Instant::now() < next {
+                tokio::select! {
+                    transition = self.transitions.recv() => self.take(transition),
+                    () = tokio::time::sleep_until(next) => {}
+                    () = self.stop.cancelled() => return None,
+                }
+            }
         }
+    }
+
+    /// Keeps a transition received while waiting, for the next read.
+    fn take(&mut self, transition: std::result::Result<Transition, broadcast::error::RecvError>) {
+        if let Ok(t) = transition {
+            self.held.push_back(t);
+        }
+        // Lagged: the next read sends the current states. Closed: the hub
+        // lives as long as the server, so it does not happen before stop.
     }
 
     /// Reads what the stream follows and queues the events due now;

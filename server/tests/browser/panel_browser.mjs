@@ -502,6 +502,9 @@ scenarios.polling = async () => {
   await sleep(3000);
   const active = gaps(page, t0, Date.now());
   assert(active.length >= 4 && active.every((g) => g >= 450 && g <= 1100), "active gaps " + active);
+  // Back to idle (the poll learns it at its next round).
+  await http(s, "POST", "/api/reservoir/cancel?id=1");
+  await sleep(1200);
   // Hidden: nothing at all.
   await setHidden(page, true);
   await sleep(100);
@@ -516,15 +519,15 @@ scenarios.polling = async () => {
   await sleep(250);
   const woke = polls(page, t0);
   assert(woke.filter((r) => r.path === "/api/reservoir/stats").length === 1, "visible+focus rounds: " + woke.map((r) => r.path));
-  // Focus alone, later: one immediate refresh, not waiting for the timer.
-  await sleep(100);
+  // Focus alone, later (idle: the next timed round is seconds away): one
+  // immediate refresh, not waiting for the timer.
   await page.click("#tabbtn-console");
-  await sleep(100);
+  await sleep(800);
   t0 = Date.now();
   await page.evaluate(() => window.dispatchEvent(new Event("focus")));
-  await sleep(150);
+  await sleep(200);
   const focused = polls(page, t0).filter((r) => r.path === "/api/reservoir/stats");
-  assert(focused.length === 1, "focus rounds: " + focused.length);
+  assert(focused.length === 1 && focused[0].t - t0 < 150, "focus rounds: " + focused.map((r) => r.t - t0));
   await page.context().close();
   await stopServer(s);
 };
