@@ -1,25 +1,11 @@
 //! Sessions: the API the facade and the Reservoir use to run SQL.
 //!
-//! # Life of a statement
-//! 1. **Parse.** The text goes through `sqlparser` (`SQLiteDialect`) into
-//!    an AST (`Session::execute` runs every statement of the text and
-//!    returns the last one's outcome).
-//! 2. **Bind and plan** (`planner`). Names are resolved against the
-//!    in-memory [`Schema`] (rebuilt from the catalog when the schema
-//!    cookie changes), expressions are lowered to compiled [`crate::expr::Expr`]
-//!    trees (columns become row offsets; functions resolve to `func`), and
-//!    a physical plan is built: WHERE split into conjuncts and pushed to the
-//!    scans, access paths chosen (rowid / index equality, ranges, IN), inner
-//!    joins ordered greedily along join predicates, equi-joins hashed.
-//! 3. **Execute** (`exec`). The plan becomes a tree of pull-based
-//!    operators; `next(cx)` pulls one row at a time. Queries stream to the
-//!    caller through [`Rows`]; DML collects its target rows, then writes.
-//! 4. **Store** (`storage`). Operators read and write through the
-//!    [`RowStore`] seam: one transaction's view of tables and indexes.
-//! 5. **Transactions.** Outside `BEGIN … COMMIT` every statement runs in its
-//!    own transaction (autocommit). Inside one, every statement runs in a
-//!    savepoint, so a failing statement leaves no partial effects.
-//!    `SAVEPOINT`/`RELEASE`/`ROLLBACK TO` map to the store's savepoints.
+//! The life of a statement, from text to rows, is told in the crate's
+//! documentation (`sql/src/lib.rs`). The session's own part: outside
+//! `BEGIN … COMMIT` every statement runs in its own transaction
+//! (autocommit); inside one, every statement runs in a savepoint, so a
+//! failing statement leaves no partial effects. `SAVEPOINT`/`RELEASE`/
+//! `ROLLBACK TO` map to the store's savepoints.
 
 use std::sync::Arc;
 

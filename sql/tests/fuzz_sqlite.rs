@@ -8,22 +8,8 @@
 
 mod fuzz;
 
-use std::time::{Duration, Instant};
-
 /// Seeds CI runs: fixed, so a failure is reproducible by its number.
 const CI_SEEDS: u64 = 150;
-
-fn report(seed: u64, r: &fuzz::SeedReport) -> Option<String> {
-    let (m, stmts) = r.mismatch.as_ref()?;
-    Some(format!(
-        "seed {seed}: {:?} at statement {} ({} store)\n    {}\n  shrunk session:\n{}",
-        m.class,
-        m.at,
-        m.store,
-        m.detail,
-        stmts.iter().map(|s| format!("    {s};")).collect::<Vec<_>>().join("\n")
-    ))
-}
 
 #[test]
 #[ignore = "on by default once the divergences it finds today are fixed (issue 9)"]
@@ -33,7 +19,7 @@ fn fixed_seeds_match_sqlite() {
     for seed in 0..CI_SEEDS {
         let r = fuzz::run_seed(seed);
         queries += r.queries;
-        if let Some(f) = report(seed, &r) {
+        if let Some(f) = fuzz::describe(seed, &r) {
             failures.push(f);
         }
     }
@@ -49,6 +35,7 @@ fn fixed_seeds_match_sqlite() {
 #[test]
 fn saved_cases_match_sqlite() {
     let cases = fuzz::cases::all();
+    assert!(!cases.is_empty(), "no cases under {}", fuzz::cases::dir().display());
     let mut failures = Vec::new();
     for (path, stmts) in &cases {
         if let Some(m) = fuzz::run::run_session(stmts) {
@@ -80,20 +67,7 @@ fn saved_cases_match_sqlite() {
 fn fresh_seeds_for_a_while() {
     let secs: u64 =
         std::env::var("ASADB_FUZZ_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(60);
-    let start = Instant::now();
-    let base = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(1, |d| d.as_nanos() as u64);
-    let (mut queries, mut failures) = (0, Vec::new());
-    let mut seed = base;
-    while start.elapsed() < Duration::from_secs(secs) {
-        let r = fuzz::run_seed(seed);
-        queries += r.queries;
-        if let Some(f) = report(seed, &r) {
-            failures.push(f);
-        }
-        seed = seed.wrapping_add(1);
-    }
-    eprintln!("{queries} queries, {} mismatches", failures.len());
-    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    let t = fuzz::run_for(secs);
+    eprintln!("{}", t.summary());
+    assert!(t.failures.is_empty(), "{}", t.failures.join("\n\n"));
 }

@@ -98,8 +98,9 @@ impl Group {
         Ok(())
     }
 
-    /// The output row: keys read from the bare row, then the aggregates,
-    /// then the bare row itself.
+    /// The output row: keys read from the bare row, then the bare row
+    /// itself, then the aggregates (the layout `planner::select::post_agg`
+    /// binds to).
     fn finish(mut self, spec: &Spec, width: usize, cx: &Context) -> Result<Row> {
         if self.bare.is_empty() {
             self.bare = vec![Value::Null; width];
@@ -108,10 +109,10 @@ impl Group {
         for e in &spec.keys {
             row.push(e.eval(&self.bare, cx)?);
         }
+        row.extend(self.bare);
         for a in &mut self.states {
             row.push(a.finish()?);
         }
-        row.extend(self.bare);
         Ok(row)
     }
 }

@@ -4,9 +4,9 @@
 //! uncorrelated subquery results) arrives in a [`Context`], so a tree can
 //! be handed to the caller and pulled lazily.
 //!
-//! Blocking operators (sort, hash join build side, aggregation, set
-//! operations) hold their rows in memory; spilling beyond a budget is not
-//! implemented yet.
+//! Blocking operators (sort, hash join build side, aggregation) spill to
+//! temporary files past [`Context`]'s memory budget; DISTINCT and the
+//! set operations keep their distinct rows in memory.
 
 mod aggregate;
 pub mod alter;

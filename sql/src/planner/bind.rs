@@ -109,6 +109,18 @@ pub struct Binder<'a> {
     /// Where aggregate calls go while binding an aggregate query's
     /// projection, HAVING and ORDER BY; `None` where they are not allowed.
     pub aggs: Option<Vec<AggCall>>,
+    /// The `aggs` of enclosing query levels while a subquery is bound, as
+    /// (level, their aggs), innermost last: an aggregate whose arguments
+    /// name only outer columns belongs to the innermost level they name
+    /// (SQLite's rule), and goes there.
+    pub outer_aggs: Vec<(usize, Option<Vec<AggCall>>)>,
+    /// Levels that are the body of an `EXISTS` (innermost last).
+    pub exists_levels: Vec<usize>,
+    /// Levels whose select list is being bound and is never evaluated
+    /// (an `EXISTS` body's): an aggregate of an enclosing level that
+    /// allows none there is not an error in SQLite, whose code for EXISTS
+    /// never computes the select list.
+    pub unevaluated: Vec<usize>,
     pub next_sub: usize,
     /// Common table expressions in scope, innermost last.
     pub ctes: Vec<Cte>,
@@ -184,6 +196,9 @@ impl<'a> Binder<'a> {
             scopes: Vec::new(),
             levels: Vec::new(),
             aggs: None,
+            outer_aggs: Vec::new(),
+            exists_levels: Vec::new(),
+            unevaluated: Vec::new(),
             next_sub: 0,
             ctes: Vec::new(),
             query_depth: 0,
@@ -520,7 +535,10 @@ impl<'a> Binder<'a> {
                 }
             }
             A::Exists { subquery, negated } => {
-                let (sub, ..) = self.bind_subquery(subquery)?;
+                self.exists_levels.push(self.scopes.len());
+                let sub = self.bind_subquery(subquery);
+                self.exists_levels.pop();
+                let (sub, ..) = sub?;
                 Expr::Sub {
                     kind: SubKind::Exists,
                     sub,
@@ -749,10 +767,11 @@ impl<'a> Binder<'a> {
                     "wrong number of arguments to function {name}()"
                 )));
             }
-            let Some(mut saved) = self.aggs.take() else {
-                return Err(Error::InvalidInput(format!("misuse of aggregate function {name}()")));
-            };
             let asts = if star { Vec::new() } else { arg_exprs(&args)? };
+            // The arguments are bound first: where they point decides the
+            // level the aggregate belongs to.
+            let here = self.aggs.take();
+            self.aggs = None;
             let mut bound = Vec::new();
             let mut filter = None;
             let mut err = None;
@@ -775,16 +794,15 @@ impl<'a> Binder<'a> {
                     Err(e) => err = Some(e),
                 }
             }
-            let coll = bound.first().and_then(|a| self.collation(a)).unwrap_or(Collation::Binary);
-            let j = saved.len();
-            saved.push(AggCall { name: name.clone(), distinct, args: bound, filter, coll });
-            self.aggs = Some(saved);
+            self.aggs = here;
             if let Some(e) = err {
                 return Err(e);
             }
             // Validate the name and arity now, not at run time.
             vals::Aggregate::new(&name, distinct, asts.len())?;
-            return Ok(Expr::Agg(j));
+            let coll = bound.first().and_then(|a| self.collation(a)).unwrap_or(Collation::Binary);
+            let call = AggCall { name: name.clone(), distinct, args: bound, filter, coll };
+            return self.place_aggregate(call);
         }
         if f.filter.is_some() {
             return Err(Error::InvalidInput(format!(
@@ -818,6 +836,58 @@ impl<'a> Binder<'a> {
         })
     }
 
+    /// Adds an aggregate call to the query level it belongs to and returns
+    /// the expression that reads its result. As in SQLite (resolve.c), that
+    /// level is the innermost one the call's column references name: the
+    /// current query when it names a local column (or none at all), else
+    /// an enclosing query, where the call is one of *its* aggregates and
+    /// the subquery reads the result as an outer value (after that
+    /// level's canonical row, see `post_agg`). A level whose clause being
+    /// bound allows no aggregates (WHERE, GROUP BY, ON, DML) refuses it.
+    fn place_aggregate(&mut self, call: AggCall) -> Result<Expr> {
+        let depth = aggregate_depth(&call);
+        if depth == 0 {
+            let Some(aggs) = self.aggs.as_mut() else {
+                return Err(Error::InvalidInput(format!(
+                    "misuse of aggregate function {}()",
+                    call.name
+                )));
+            };
+            aggs.push(call);
+            return Ok(Expr::Agg(aggs.len() - 1));
+        }
+        let n = self.scopes.len();
+        let level = n - 1 - depth;
+        let width = self.scopes[level].width;
+        let name = call.name.clone();
+        let unevaluated = self.unevaluated.iter().any(|&l| l > level);
+        let Some(slot) = self
+            .outer_aggs
+            .iter_mut()
+            .rev()
+            .find(|(l, _)| *l == level)
+            .and_then(|(_, a)| a.as_mut())
+        else {
+            if unevaluated {
+                return Ok(Expr::Literal(Value::Null));
+            }
+            return Err(Error::InvalidInput(format!("misuse of aggregate: {name}()")));
+        };
+        let mut lower = |e: Expr| lower_outer(e, depth);
+        let call = AggCall {
+            args: call.args.into_iter().map(&mut lower).collect::<Result<_>>()?,
+            filter: call.filter.map(&mut lower).transpose()?,
+            ..call
+        };
+        slot.push(call);
+        let index = width + slot.len() - 1;
+        for l in level + 1..n {
+            self.levels[l].correlated = true;
+        }
+        self.levels[level + 1].outer_refs.insert(index);
+        Ok(Expr::Outer { depth, index })
+    }
+
     /// A call of the scalar function `name` on bound `args`: resolved now, so an unknown name or a wrong argument count
     /// fails when the statement is prepared. The call's collation is that
     /// of the left-most argument with one (SQLite's rule for `min`, `max`
@@ -836,10 +906,10 @@ impl<'a> Binder<'a> {
     ) -> Result<(Arc<SubPlan>, Option<Affinity>, Option<Collation>)> {
         let depth = self.scopes.len();
         self.levels.truncate(depth);
-        let saved_aggs = self.aggs.take();
         let saved_aliases = std::mem::take(&mut self.aliases);
+        self.outer_aggs.push((depth.wrapping_sub(1), self.aggs.take()));
         let plan = super::plan_query(self, q);
-        self.aggs = saved_aggs;
+        self.aggs = self.outer_aggs.pop().and_then(|(_, a)| a);
         self.aliases = saved_aliases;
         let plan = plan?;
         let info = self.levels.get(depth).cloned().unwrap_or_default();
@@ -866,6 +936,9 @@ impl<'a> Binder<'a> {
         let scopes = std::mem::take(&mut self.scopes);
         let levels = std::mem::take(&mut self.levels);
         let aggs = self.aggs.take();
+        let outer_aggs = std::mem::take(&mut self.outer_aggs);
+        let exists_levels = std::mem::take(&mut self.exists_levels);
+        let unevaluated = std::mem::take(&mut self.unevaluated);
         let aliases = std::mem::take(&mut self.aliases);
         // Views and CTEs come from other texts: no source names there.
         let source = self.source.take();
@@ -874,12 +947,48 @@ impl<'a> Binder<'a> {
         self.scopes = scopes;
         self.levels = levels;
         self.aggs = aggs;
+        self.outer_aggs = outer_aggs;
+        self.exists_levels = exists_levels;
+        self.unevaluated = unevaluated;
         self.aliases = aliases;
         r
     }
 
     pub fn scope_width(&self) -> usize {
         self.current().width
+    }
+}
+
+/// How many levels out the aggregate `call` belongs: the nearest level
+/// its column references name (0 when it names a local column, contains a
+/// subquery, or names no column at all).
+fn aggregate_depth(call: &AggCall) -> usize {
+    let mut nearest: Option<usize> = None;
+    let mut local = false;
+    let mut visit = |e: &Expr| {
+        e.walk(&mut |x| match x {
+            Expr::Column(_) | Expr::Sub { .. } => local = true,
+            Expr::Outer { depth, .. } => {
+                nearest = Some(nearest.map_or(*depth, |d| d.min(*depth)));
+            }
+            _ => {}
+        })
+    };
+    call.args.iter().for_each(&mut visit);
+    if let Some(f) = &call.filter {
+        visit(f);
+    }
+    if local { 0 } else { nearest.unwrap_or(0) }
+}
+
+/// An expression bound `depth` levels inside the query it now belongs to,
+/// rebased there: references to that level become local columns, those
+/// further out come `depth` levels nearer.
+fn lower_outer(e: Expr, depth: usize) -> Result<Expr> {
+    match e {
+        Expr::Outer { depth: d, index } if d == depth => Ok(Expr::Column(index)),
+        Expr::Outer { depth: d, index } => Ok(Expr::Outer { depth: d - depth, index }),
+        e => e.map_children(&mut |c| lower_outer(c, depth)),
     }
 }
 

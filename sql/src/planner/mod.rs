@@ -6,8 +6,9 @@
 //! order written, each table contributing its columns plus its rowid. The
 //! join operators produce rows in that layout whatever order they join in,
 //! so expressions are bound once and never remapped. After aggregation a
-//! row is `group keys ++ aggregate results ++ the canonical row of the
-//! group's last input row` (bare columns read the latter, like SQLite).
+//! row is `group keys ++ a canonical row of the group ++ aggregate results`
+//! (bare columns read the latter: as in SQLite, the row that gave the last
+//! `min()`/`max()` its value, else the group's first row).
 //!
 //! Optimisation happens while building: WHERE is split into conjuncts;
 //! single-table conjuncts go down to their scan, where they may pick an
@@ -180,8 +181,8 @@ pub enum Node {
     },
     /// Groups by `keys`, each compared under its collation in `key_colls`
     /// (one group for no keys and no input when `always_one`); output:
-    /// the keys and the input row of the group's *bare row*, between them
-    /// the aggregates: `keys ++ aggregates ++ bare row`. The bare row is the
+    /// the keys, the group's *bare row* (an input row), then the
+    /// aggregates: `keys ++ bare row ++ aggregates`. The bare row is the
     /// group's first row, replaced by each row that strictly improves the
     /// aggregate `minmax` (the last min()/max() call), as in SQLite.
     Aggregate {

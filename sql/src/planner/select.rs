@@ -334,65 +334,16 @@ pub(super) fn plan_select_in_scope(
 
     // Projection (aggregates collected on the side).
     b.aggs = Some(Vec::new());
-    let texts = b
-        .source
-        .as_deref()
-        .and_then(|src| super::names::select_items(src, s.select_token.0.span.start))
-        .filter(|t| t.len() == s.projection.len());
-    let mut out: Vec<OutCol> = Vec::new();
-    for (item_no, item) in s.projection.iter().enumerate() {
-        match item {
-            ast::SelectItem::Wildcard(_) => {
-                if rels.is_empty() {
-                    return Err(Error::InvalidInput("no tables specified".into()));
-                }
-                for r in &rels {
-                    push_rel_columns(b, r, &mut out);
-                }
-            }
-            ast::SelectItem::QualifiedWildcard(kind, _) => {
-                let q = match kind {
-                    ast::SelectItemQualifiedWildcardKind::ObjectName(n) => object_name(n)?,
-                    ast::SelectItemQualifiedWildcardKind::Expr(e) => e.to_string(),
-                };
-                let r = rels
-                    .iter()
-                    .find(|r| r.name.eq_ignore_ascii_case(&q))
-                    .ok_or_else(|| Error::InvalidInput(format!("no such table: {q}")))?;
-                push_rel_columns(b, r, &mut out);
-            }
-            ast::SelectItem::UnnamedExpr(e) => {
-                let x = b.bind_expr(e)?;
-                let name = match e {
-                    ast::Expr::Identifier(id) => column_name(b, &x).unwrap_or(id.value.clone()),
-                    ast::Expr::CompoundIdentifier(p) => column_name(b, &x)
-                        .unwrap_or(p.last().map(|i| i.value.clone()).unwrap_or_default()),
-                    e => match &texts {
-                        Some(t) => t[item_no].clone(),
-                        None => e.to_string(),
-                    },
-                };
-                out.push(OutCol {
-                    aff: b.aff(&x),
-                    coll: b.collation(&x),
-                    expr: x,
-                    name,
-                    alias: None,
-                });
-            }
-            ast::SelectItem::ExprWithAlias { expr, alias } => {
-                let x = b.bind_expr(expr)?;
-                out.push(OutCol {
-                    aff: b.aff(&x),
-                    coll: b.collation(&x),
-                    expr: x,
-                    name: alias.value.clone(),
-                    alias: Some(alias.value.clone()),
-                });
-            }
-            other => return Err(Error::Unsupported(format!("select item {other}"))),
-        }
+    let level = b.scopes.len() - 1;
+    let unevaluated = b.exists_levels.last() == Some(&level);
+    if unevaluated {
+        b.unevaluated.push(level);
     }
+    let projection = bind_projection(b, s, &rels);
+    if unevaluated {
+        b.unevaluated.pop();
+    }
+    let out = projection?;
     let n = out.len();
     b.aliases = out.iter().filter_map(|o| Some((o.alias.clone()?, o.expr.clone()))).collect();
 
@@ -535,8 +486,7 @@ pub(super) fn plan_select_in_scope(
     let mut having = having;
     if is_agg {
         let nk = group.len();
-        let base = nk + aggs.len();
-        let rw = |e: Expr| post_agg(e, &group, nk, base);
+        let rw = |e: Expr| post_agg(e, &group, nk, width);
         exprs = exprs.into_iter().map(rw).collect::<Result<_>>()?;
         having = having.map(rw).transpose()?;
         let key_colls = group.iter().map(|g| b.collation(g).unwrap_or(Collation::Binary)).collect();
@@ -585,6 +535,70 @@ pub(super) fn plan_select_in_scope(
     })
 }
 
+/// Binds the select list (aggregates go to `b.aggs`).
+fn bind_projection(b: &mut Binder, s: &ast::Select, rels: &[Rel]) -> Result<Vec<OutCol>> {
+    let texts = b
+        .source
+        .as_deref()
+        .and_then(|src| super::names::select_items(src, s.select_token.0.span.start))
+        .filter(|t| t.len() == s.projection.len());
+    let mut out: Vec<OutCol> = Vec::new();
+    for (item_no, item) in s.projection.iter().enumerate() {
+        match item {
+            ast::SelectItem::Wildcard(_) => {
+                if rels.is_empty() {
+                    return Err(Error::InvalidInput("no tables specified".into()));
+                }
+                for r in rels {
+                    push_rel_columns(b, r, &mut out);
+                }
+            }
+            ast::SelectItem::QualifiedWildcard(kind, _) => {
+                let q = match kind {
+                    ast::SelectItemQualifiedWildcardKind::ObjectName(n) => object_name(n)?,
+                    ast::SelectItemQualifiedWildcardKind::Expr(e) => e.to_string(),
+                };
+                let r = rels
+                    .iter()
+                    .find(|r| r.name.eq_ignore_ascii_case(&q))
+                    .ok_or_else(|| Error::InvalidInput(format!("no such table: {q}")))?;
+                push_rel_columns(b, r, &mut out);
+            }
+            ast::SelectItem::UnnamedExpr(e) => {
+                let x = b.bind_expr(e)?;
+                let name = match e {
+                    ast::Expr::Identifier(id) => column_name(b, &x).unwrap_or(id.value.clone()),
+                    ast::Expr::CompoundIdentifier(p) => column_name(b, &x)
+                        .unwrap_or(p.last().map(|i| i.value.clone()).unwrap_or_default()),
+                    e => match &texts {
+                        Some(t) => t[item_no].clone(),
+                        None => e.to_string(),
+                    },
+                };
+                out.push(OutCol {
+                    aff: b.aff(&x),
+                    coll: b.collation(&x),
+                    expr: x,
+                    name,
+                    alias: None,
+                });
+            }
+            ast::SelectItem::ExprWithAlias { expr, alias } => {
+                let x = b.bind_expr(expr)?;
+                out.push(OutCol {
+                    aff: b.aff(&x),
+                    coll: b.collation(&x),
+                    expr: x,
+                    name: alias.value.clone(),
+                    alias: Some(alias.value.clone()),
+                });
+            }
+            other => return Err(Error::Unsupported(format!("select item {other}"))),
+        }
+    }
+    Ok(out)
+}
+
 pub(super) fn column_name(b: &Binder, x: &Expr) -> Option<String> {
     let Expr::Column(i) = x else { return None };
     let scope = b.scopes.last()?;
@@ -619,23 +633,27 @@ pub(super) fn has_agg(e: &Expr) -> bool {
 }
 
 /// Rewrites an expression bound to input rows into one over aggregate
-/// output rows (`keys ++ aggs ++ last input row`).
-pub(super) fn post_agg(e: Expr, keys: &[Expr], nk: usize, base: usize) -> Result<Expr> {
+/// output rows: `keys ++ canonical row of the group ++ aggregate results`
+/// (`width` is the canonical row's). A subquery reads the canonical row and
+/// the aggregate results after it, which is where the aggregates that
+/// belong to this level but sit in the subquery look (see
+/// `Binder::place_aggregate`).
+pub(super) fn post_agg(e: Expr, keys: &[Expr], nk: usize, width: usize) -> Result<Expr> {
     if let Some(k) = keys.iter().position(|g| g.same(&e)) {
         return Ok(Expr::Column(k));
     }
     match e {
-        Expr::Agg(j) => Ok(Expr::Column(nk + j)),
-        Expr::Column(i) => Ok(Expr::Column(base + i)),
+        Expr::Agg(j) => Ok(Expr::Column(nk + width + j)),
+        Expr::Column(i) => Ok(Expr::Column(nk + i)),
         Expr::Sub { kind, sub, lhs, aff, coll, negated, outer_offset } => Ok(Expr::Sub {
             kind,
             sub,
-            lhs: lhs.map(|l| post_agg(*l, keys, nk, base).map(Box::new)).transpose()?,
+            lhs: lhs.map(|l| post_agg(*l, keys, nk, width).map(Box::new)).transpose()?,
             aff,
             coll,
             negated,
-            outer_offset: outer_offset + base,
+            outer_offset: outer_offset + nk,
         }),
-        e => e.map_children(&mut |c| post_agg(c, keys, nk, base)),
+        e => e.map_children(&mut |c| post_agg(c, keys, nk, width)),
     }
 }

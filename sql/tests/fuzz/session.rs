@@ -585,11 +585,11 @@ impl Gen {
                 if grouped && i == 0 {
                     t(group_keys[0].clone())
                 } else if self.rng.pct(70) {
-                    self.agg_call(&scope, outer)
+                    self.agg_call(&scope, outer, depth == 0)
                 } else if grouped {
                     t(self.rng.pick(&group_keys).clone())
                 } else {
-                    self.agg_call(&scope, outer)
+                    self.agg_call(&scope, outer, depth == 0)
                 }
             } else {
                 self.expr(2, &scope, outer)
@@ -610,7 +610,7 @@ impl Gen {
         if grouped {
             parts.push(t(format!(" GROUP BY {}", group_keys.join(", "))));
             if self.rng.pct(30) {
-                let a = self.agg_call(&scope, outer);
+                let a = self.agg_call(&scope, outer, false);
                 let v = self.literal();
                 parts.push(alt(cat(vec![t(" HAVING "), a, t(" > "), v]), vec![t("")]));
             }
@@ -618,8 +618,13 @@ impl Gen {
         cat(parts)
     }
 
-    fn agg_call(&mut self, scope: &Scope, outer: &Scope) -> Sql {
-        let name = *self.rng.pick(AGGS);
+    /// An aggregate call. `group_concat` only where its result is a row of
+    /// the answer (`shown`): the order of its pieces is the order rows
+    /// reach it, which SQL leaves to the plan, so it may not feed a
+    /// comparison, a subquery's value or a set operation.
+    fn agg_call(&mut self, scope: &Scope, outer: &Scope, shown: bool) -> Sql {
+        let aggs = if shown { AGGS } else { &AGGS[..AGGS.len() - 1] };
+        let name = *self.rng.pick(aggs);
         if name == "count" && self.rng.pct(30) {
             let f = self.agg_filter(scope, outer);
             return cat(vec![t("count(*)"), f]);

@@ -1,0 +1,22 @@
+-- Issue 9: LEFT JOIN … ON 0 WHERE 0 returned rows; WHERE terms must never become ON terms of a LEFT JOIN.
+CREATE TABLE t1(a)
+----
+INSERT INTO t1 VALUES (1), (2)
+----
+CREATE TABLE t3(x)
+----
+CREATE TABLE t4(y)
+----
+INSERT INTO t3 VALUES (1)
+----
+INSERT INTO t4 VALUES (1)
+----
+SELECT 0 FROM t1 AS a LEFT JOIN t1 AS b ON 0 WHERE 0
+----
+SELECT * FROM t3 LEFT JOIN t4 ON 0 WHERE 0
+----
+SELECT * FROM t3 LEFT JOIN t4 ON 0 WHERE 1
+----
+SELECT * FROM t3 LEFT JOIN t4 ON 1 WHERE t4.y IS NULL
+----
+SELECT * FROM t3 LEFT JOIN t4 ON t3.x = t4.y WHERE t4.y = 2
