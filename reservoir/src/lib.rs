@@ -30,6 +30,7 @@
 //!   [`Reservoir::resume`] continues them;
 //! - terminal jobs and their files are removed after the retention window.
 
+pub mod contract;
 mod core;
 mod error;
 pub mod eventlog;
@@ -39,9 +40,10 @@ mod upload;
 mod worker;
 
 pub use crate::core::{Advice, Config, Pressure, Reservoir, Stats, Submission, now_ms};
+pub use contract::{BodyUpload, Embedded, ReservoirEngine};
 pub use error::{Error, Result};
 pub use job::{
     ImportFormat, ImportMeta, ImportMode, Job, JobError, JobId, JobState, Progress, SubmitOptions,
 };
-pub use upload::Upload;
+pub use upload::{Upload, hex};
 pub use worker::{PROGRESS_TABLE, row_json};
