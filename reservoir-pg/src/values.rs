@@ -9,8 +9,8 @@
 //!   with its exact digits (never a rounded real);
 //! - `bytea` → blob;
 //! - text-like types (`text`, `varchar`, `bpchar`, `name`, `char`,
-//!   `unknown`, `json`, `jsonb`, `xml`, enums, `citext`-like domains) →
-//!   text;
+//!   `unknown`, `json`, `jsonb`, `xml`, enums, `citext`) → text, and
+//!   `void` (a function without a result) → empty text;
 //! - `uuid`, `date`, `time`, `timestamp`, `timestamptz` (UTC), `interval`
 //!   and arrays of any of these → text in PostgreSQL's own output format
 //!   (ISO dates, `{…}` arrays);
@@ -69,26 +69,44 @@ pub fn decode(ty: &Type, raw: &[u8]) -> Result<Value, BoxError> {
     if let Kind::Domain(base) = ty.kind() {
         return decode(base, raw);
     }
-    if let Kind::Enum(_) = ty.kind() {
-        return Ok(Value::Text(String::from_utf8(raw.to_vec())?));
+    if let Some(v) = scalar(ty, raw) {
+        return v;
     }
-    Ok(match *ty {
-        Type::BOOL => Value::Integer(i64::from(raw.first().copied().unwrap_or(0) != 0)),
-        Type::INT2 => Value::Integer(i16::from_be_bytes(be(raw)?).into()),
-        Type::INT4 => Value::Integer(i32::from_be_bytes(be(raw)?).into()),
-        Type::INT8 => Value::Integer(i64::from_be_bytes(be(raw)?)),
-        Type::OID => Value::Integer(u32::from_be_bytes(be(raw)?).into()),
-        Type::FLOAT4 => Value::Real(f32::from_be_bytes(be(raw)?).into()),
-        Type::FLOAT8 => Value::Real(f64::from_be_bytes(be(raw)?)),
-        Type::NUMERIC => numeric(raw)?,
-        Type::BYTEA => Value::Blob(raw.to_vec()),
-        Type::JSONB => Value::Text(String::from_utf8(raw.get(1..).unwrap_or_default().to_vec())?),
-        Type::CHAR => Value::Text((raw.first().copied().unwrap_or(0) as char).to_string()),
-        _ => match text(ty, raw)? {
-            Some(t) => Value::Text(t),
-            None => return Err(Box::new(Unrenderable(ty.name().to_string()))),
-        },
-    })
+    match text(ty, raw)? {
+        Some(t) => Ok(Value::Text(t)),
+        None => Err(Box::new(Unrenderable(ty.name().to_string()))),
+    }
+}
+
+/// The types that are not shown as text.
+fn scalar(ty: &Type, raw: &[u8]) -> Option<Result<Value, BoxError>> {
+    let v = || -> Result<Value, BoxError> {
+        Ok(match *ty {
+            Type::BOOL => Value::Integer(i64::from(raw.first().copied().unwrap_or(0) != 0)),
+            Type::INT2 => Value::Integer(i16::from_be_bytes(be(raw)?).into()),
+            Type::INT4 => Value::Integer(i32::from_be_bytes(be(raw)?).into()),
+            Type::INT8 => Value::Integer(i64::from_be_bytes(be(raw)?)),
+            Type::OID => Value::Integer(u32::from_be_bytes(be(raw)?).into()),
+            Type::FLOAT4 => Value::Real(f32::from_be_bytes(be(raw)?).into()),
+            Type::FLOAT8 => Value::Real(f64::from_be_bytes(be(raw)?)),
+            Type::NUMERIC => numeric(raw)?,
+            Type::BYTEA => Value::Blob(raw.to_vec()),
+            _ => unreachable!("filtered below"),
+        })
+    };
+    matches!(
+        *ty,
+        Type::BOOL
+            | Type::INT2
+            | Type::INT4
+            | Type::INT8
+            | Type::OID
+            | Type::FLOAT4
+            | Type::FLOAT8
+            | Type::NUMERIC
+            | Type::BYTEA
+    )
+    .then(v)
 }
 
 /// The value in PostgreSQL's text output, for the types shown as text
@@ -109,6 +127,10 @@ fn text(ty: &Type, raw: &[u8]) -> Result<Option<String>, BoxError> {
         | Type::UNKNOWN
         | Type::JSON
         | Type::XML => utf8()?,
+        Type::JSONB => String::from_utf8(raw.get(1..).unwrap_or_default().to_vec())?,
+        Type::CHAR => (raw.first().copied().unwrap_or(0) as char).to_string(),
+        // `SELECT pg_sleep(1)`: PostgreSQL prints void as nothing.
+        Type::VOID => String::new(),
         _ if matches!(ty.kind(), Kind::Enum(_)) => utf8()?,
         _ if ty.name() == "citext" => utf8()?,
         Type::UUID => uuid(raw)?,
@@ -117,15 +139,17 @@ fn text(ty: &Type, raw: &[u8]) -> Result<Option<String>, BoxError> {
         Type::TIMESTAMP => timestamp(i64::from_be_bytes(be(raw)?), ""),
         Type::TIMESTAMPTZ => timestamp(i64::from_be_bytes(be(raw)?), "+00"),
         Type::INTERVAL => interval(raw)?,
-        _ => match decode(ty, raw) {
-            Ok(Value::Integer(i)) if *ty == Type::BOOL => (if i == 1 { "t" } else { "f" }).into(),
-            Ok(Value::Integer(i)) => i.to_string(),
-            Ok(Value::Real(f)) => pg_float(f),
-            Ok(Value::Text(t)) => t,
-            Ok(Value::Blob(b)) => format!("\\x{}", asadb_reservoir::hex(&b)),
-            Ok(Value::Null) => "NULL".into(),
-            Err(e) if e.is::<Unrenderable>() => return Ok(None),
-            Err(e) => return Err(e),
+        _ => match scalar(ty, raw) {
+            // Array elements of the scalar types, in PostgreSQL's text.
+            Some(v) => match v? {
+                Value::Integer(i) if *ty == Type::BOOL => (if i == 1 { "t" } else { "f" }).into(),
+                Value::Integer(i) => i.to_string(),
+                Value::Real(f) => pg_float(f),
+                Value::Text(t) => t,
+                Value::Blob(b) => format!("\\x{}", asadb_reservoir::hex(&b)),
+                Value::Null => "NULL".into(),
+            },
+            None => return Ok(None),
         },
     }))
 }
