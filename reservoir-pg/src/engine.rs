@@ -266,23 +266,9 @@ impl PgReservoir {
         max_jobs: Option<u64>,
         max_spool_bytes: Option<u64>,
     ) -> Result<Capacity> {
-        for n in [max_jobs, max_spool_bytes].into_iter().flatten() {
-            if n == 0 || n > i64::MAX as u64 {
-                return Err(Error::InvalidInput("caps must be positive".into()));
-            }
-        }
         let mut client = self.shared.client().await?;
         let tx = client.transaction().await.map_err(pg)?;
-        let sql = &self.shared.sql;
-        jobs::capacity(&*tx, sql, true).await?;
-        let text = sql.q("UPDATE @.capacity SET max_value = $2 WHERE name = $1");
-        if let Some(n) = max_jobs {
-            tx.execute(&text, &[&"active_jobs", &(n as i64)]).await.map_err(pg)?;
-        }
-        if let Some(n) = max_spool_bytes {
-            tx.execute(&text, &[&"spool_bytes", &(n as i64)]).await.map_err(pg)?;
-        }
-        let cap = jobs::capacity(&*tx, sql, false).await?;
+        let cap = jobs::set_caps(&*tx, &self.shared.sql, max_jobs, max_spool_bytes).await?;
         tx.commit().await.map_err(pg)?;
         Ok(cap)
     }

@@ -318,3 +318,26 @@ pub async fn reconcile(c: &impl GenericClient, sql: &Sql) -> Result<(Capacity, C
     let after = Capacity { active_jobs: u(active), spool_bytes: u(bytes), ..before };
     Ok((before, after))
 }
+
+/// Sets the global caps (inside a transaction): `None` keeps one.
+pub async fn set_caps(
+    c: &impl GenericClient,
+    sql: &Sql,
+    max_jobs: Option<u64>,
+    max_spool_bytes: Option<u64>,
+) -> Result<Capacity> {
+    for n in [max_jobs, max_spool_bytes].into_iter().flatten() {
+        if n == 0 || n > i64::MAX as u64 {
+            return Err(Error::InvalidInput(format!("a cap must be between 1 and {}", i64::MAX)));
+        }
+    }
+    capacity(c, sql, true).await?;
+    let text = sql.q("UPDATE @.capacity SET max_value = $2 WHERE name = $1");
+    if let Some(n) = max_jobs {
+        c.execute(&text, &[&"active_jobs", &(n as i64)]).await.map_err(pg)?;
+    }
+    if let Some(n) = max_spool_bytes {
+        c.execute(&text, &[&"spool_bytes", &(n as i64)]).await.map_err(pg)?;
+    }
+    capacity(c, sql, false).await
+}

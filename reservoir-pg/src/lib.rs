@@ -33,6 +33,7 @@
 //! The tables, the capacity rules, the failure modes and the PostgreSQL
 //! features this needs are in `docs/scale-out.md`.
 
+pub mod admin;
 mod classify;
 mod config;
 mod engine;

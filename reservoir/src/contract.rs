@@ -38,9 +38,8 @@
 //! engines through this trait.
 //!
 //! The server is async and the embedded engine is not: [`Embedded`] runs
-//! every call that may touch the disk on tokio's blocking pool, never on a
-//! runtime thread; in-memory reads (a job's snapshot, the active list,
-//! stats) are answered directly.
+//! every call on tokio's blocking pool, never on a runtime thread (even
+//! in-memory reads: the Reservoir's lock may be held across an fsync).
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -240,15 +239,18 @@ impl ReservoirEngine for Embedded {
     }
 
     async fn job(&self, id: JobId) -> Result<Job> {
-        self.res.job(id)
+        let res = self.res.clone();
+        blocking(move || res.job(id)).await
     }
 
     async fn jobs(&self) -> Result<Vec<Job>> {
-        Ok(self.res.jobs())
+        let res = self.res.clone();
+        blocking(move || Ok(res.jobs())).await
     }
 
     async fn active_jobs(&self) -> Result<Vec<Job>> {
-        Ok(self.res.active_jobs())
+        let res = self.res.clone();
+        blocking(move || Ok(res.active_jobs())).await
     }
 
     async fn cancel(&self, id: JobId) -> Result<Job> {
@@ -284,7 +286,8 @@ impl ReservoirEngine for Embedded {
     }
 
     async fn stats(&self) -> Result<Stats> {
-        Ok(self.res.stats())
+        let res = self.res.clone();
+        blocking(move || Ok(res.stats())).await
     }
 
     async fn shutdown(&self) {

@@ -29,6 +29,11 @@
 //! - interrupted jobs are never replayed automatically: only
 //!   [`Reservoir::resume`] continues them;
 //! - terminal jobs and their files are removed after the retention window.
+//!
+//! These rules are one engine's form of the Reservoir's contract
+//! ([`contract`]: the `ReservoirEngine` trait, engine-neutral). The
+//! `reservoir-pg` crate is the other engine, on PostgreSQL; one
+//! behavioural suite (`tests/contract/`) runs against both.
 
 pub mod contract;
 mod core;

@@ -6,11 +6,15 @@
 //! - `asadb submit FILE`, `asadb jobs`, `asadb cancel ID` talk to a running
 //!   server: see [`client`];
 //! - `asadb check --db FILE` checks a database file: see [`check`];
-//! - `asadb sql --db FILE` is the embedded shell: see [`shell`].
+//! - `asadb sql --db FILE` is the embedded shell: see [`shell`];
+//! - `asadb reservoir reconcile|caps --backend URL` are operator commands
+//!   on a PostgreSQL backend: see [`reservoir_cmd`].
 //!
 //! `asadb serve` also serves the browser panel, a static page at `/`
 //! that talks to the same API with the token: see [`panel`]. This crate
-//! uses only the `asadb` facade. The HTTP contract is `docs/api.md`.
+//! uses the `asadb` facade and, beside it, the PostgreSQL engine
+//! (`asadb-reservoir-pg`, `serve --backend`; docs/scale-out.md). The HTTP
+//! contract is `docs/api.md`.
 
 mod api;
 mod check;
@@ -21,6 +25,7 @@ mod framing;
 mod metrics;
 mod panel;
 mod query;
+mod reservoir_cmd;
 mod serve;
 mod shell;
 mod token;
@@ -53,6 +58,8 @@ enum Command {
     Check(check::CheckArgs),
     /// Run SQL on a database file (embedded shell; --jsonl for programs)
     Sql(shell::SqlArgs),
+    /// Operator commands on a PostgreSQL backend (reconcile, caps)
+    Reservoir(reservoir_cmd::ReservoirArgs),
 }
 
 fn main() -> ExitCode {
@@ -72,6 +79,7 @@ fn main() -> ExitCode {
         Command::Cancel(args) => client::cancel(args),
         Command::Check(args) => check::run(args),
         Command::Sql(args) => shell::run(args),
+        Command::Reservoir(args) => reservoir_cmd::run(args),
     };
     match result {
         Ok(code) => code,
