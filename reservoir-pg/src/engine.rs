@@ -60,6 +60,14 @@ pub(crate) struct Shared {
     /// Connection settings for the non-pooled connections.
     pub pg: tokio_postgres::Config,
     pub pool: Pool,
+    /// Pooled connections whose commits do not wait for the WAL flush
+    /// (`synchronous_commit = off`), for writes whose durability a later
+    /// synchronous commit provides: chunks of a body (the commit that
+    /// queues the job flushes the WAL past them), progress snapshots,
+    /// result pages (the commit that ends the job flushes past them),
+    /// admission. PostgreSQL flushes the WAL in order, so a durable commit
+    /// makes every earlier one durable too.
+    pub lazy: Pool,
     pub sql: Sql,
     /// This process's lease id: the `owner` of the jobs it receives or runs.
     pub owner: String,
@@ -84,6 +92,11 @@ impl std::fmt::Debug for Shared {
 impl Shared {
     pub(crate) async fn client(&self) -> Result<Object> {
         self.pool.get().await.map_err(pool)
+    }
+
+    /// A connection from [`Shared::lazy`].
+    pub(crate) async fn lazy_client(&self) -> Result<Object> {
+        self.lazy.get().await.map_err(pool)
     }
 
     pub(crate) fn rcfg(&self) -> &Config {
@@ -144,6 +157,26 @@ pub struct PgReservoir {
     tasks: Mutex<Vec<JoinHandle<()>>>,
 }
 
+/// A connection pool; `lazy`: its sessions commit without waiting for
+/// the WAL flush.
+fn make_pool(pgc: &tokio_postgres::Config, name: &str, size: usize, lazy: bool) -> Result<Pool> {
+    let mut cfg = pgc.clone();
+    cfg.application_name(name);
+    if lazy {
+        let options = format!("{} -c synchronous_commit=off", cfg.get_options().unwrap_or(""));
+        cfg.options(options.trim());
+    }
+    let manager =
+        Manager::from_config(cfg, NoTls, ManagerConfig { recycling_method: RecyclingMethod::Fast });
+    Pool::builder(manager)
+        .max_size(size)
+        .runtime(Runtime::Tokio1)
+        .wait_timeout(Some(Duration::from_secs(30)))
+        .create_timeout(Some(Duration::from_secs(10)))
+        .build()
+        .map_err(|e| Error::InvalidInput(format!("connection pool: {e}")))
+}
+
 /// A process id unique enough for leases: host, pid and randomness.
 fn owner_id() -> String {
     use std::hash::{BuildHasher, Hasher};
@@ -174,20 +207,8 @@ impl PgReservoir {
         }
         let pgc = cfg.connection()?;
         let owner = owner_id();
-        let mut pooled = pgc.clone();
-        pooled.application_name(format!("asadb pool {owner}"));
-        let manager = Manager::from_config(
-            pooled,
-            NoTls,
-            ManagerConfig { recycling_method: RecyclingMethod::Fast },
-        );
-        let pool = Pool::builder(manager)
-            .max_size(cfg.pool_size)
-            .runtime(Runtime::Tokio1)
-            .wait_timeout(Some(Duration::from_secs(30)))
-            .create_timeout(Some(Duration::from_secs(10)))
-            .build()
-            .map_err(|e| Error::InvalidInput(format!("connection pool: {e}")))?;
+        let pool = make_pool(&pgc, &format!("asadb pool {owner}"), cfg.pool_size, false)?;
+        let lazy = make_pool(&pgc, &format!("asadb lazy {owner}"), cfg.pool_size, true)?;
         let sql = Sql::new(&cfg.schema);
         {
             let mut client = pool.get().await.map_err(crate::error::pool)?;
@@ -199,6 +220,7 @@ impl PgReservoir {
             cfg,
             pg: pgc,
             pool,
+            lazy,
             sql,
             owner,
             stopping: AtomicBool::new(false),
@@ -513,5 +535,6 @@ impl ReservoirEngine for PgReservoir {
             let _ = client.execute(&text, &[&self.shared.owner]).await;
         }
         self.shared.pool.close();
+        self.shared.lazy.close();
     }
 }

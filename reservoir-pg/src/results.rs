@@ -79,7 +79,8 @@ impl ResultSink {
         let text = format!("[{}]", page.join(","));
         page.clear();
         let index = *index as i64;
-        let client = self.shared.client().await?;
+        // Lazy: the commit that ends the job flushes the WAL past it.
+        let client = self.shared.lazy_client().await?;
         let sql = self.shared.sql.q(
             "INSERT INTO @.result_pages (job_id, statement, page, rows) VALUES ($1, $2, $3, $4)",
         );
@@ -109,7 +110,7 @@ impl ResultSink {
         }
         let (statements, summaries): (Vec<i64>, Vec<serde_json::Value>) =
             std::mem::take(&mut self.summaries).into_iter().unzip();
-        let client = self.shared.client().await?;
+        let client = self.shared.lazy_client().await?;
         let sql = self.shared.sql.q("INSERT INTO @.results (job_id, statement, summary) \
              SELECT $1, s, j FROM unnest($2::bigint[], $3::jsonb[]) AS u(s, j)");
         client.execute(&sql, &[&(self.id.0 as i64), &statements, &summaries]).await.map_err(pg)?;
@@ -127,7 +128,7 @@ impl ResultSink {
 
 /// Removes a job's result rows.
 pub(crate) async fn discard(shared: &Shared, id: JobId) -> Result<()> {
-    let client = shared.client().await?;
+    let client = shared.lazy_client().await?;
     let job = id.0 as i64;
     let pages = shared.sql.q("DELETE FROM @.result_pages WHERE job_id = $1");
     let summaries = shared.sql.q("DELETE FROM @.results WHERE job_id = $1");

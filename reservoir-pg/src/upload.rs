@@ -54,7 +54,9 @@ impl PgUpload {
     pub(crate) async fn admit(shared: Arc<Shared>, opts: SubmitOptions) -> Result<PgUpload> {
         let r = shared.rcfg();
         let sql = &shared.sql;
-        let mut client = shared.client().await?;
+        // A lazy commit: until the job is queued (a durable commit) a
+        // crash leaves it receiving, and it is interrupted either way.
+        let mut client = shared.lazy_client().await?;
         let tx = client.transaction().await.map_err(pg)?;
         let cap = jobs::capacity(&*tx, sql, true).await?;
         let (max_jobs, max_bytes) = shared.limits(&cap);
@@ -146,7 +148,8 @@ impl PgUpload {
         let types = [Type::INT8, Type::INT4, Type::INT8, Type::INT8, Type::TEXT, Type::BYTEA];
         let id = self.id.0 as i64;
         let (received, offset) = (after as i64, self.written as i64);
-        let mut client = self.shared.client().await?;
+        // Lazy commits: the commit that queues the job flushes past them.
+        let mut client = self.shared.lazy_client().await?;
         let inserted = if after <= self.reserved {
             let stmt = client.prepare_typed_cached(&insert, &types).await.map_err(pg)?;
             client

@@ -105,6 +105,10 @@ impl Executor {
     async fn claim(&mut self, shared: &Shared) -> Result<Option<Job>> {
         let sql = &shared.sql;
         let tx = self.client.transaction().await.map_err(pg)?;
+        // Not waiting for the WAL flush: the job's first durable batch
+        // flushes past the claim; a claim lost in a crash (nothing durable
+        // ran yet) leaves the job queued.
+        tx.batch_execute("SET LOCAL synchronous_commit = off").await.map_err(pg)?;
         let text = sql.q(&format!(
             "UPDATE @.jobs SET state = 'processing', owner = $1, executor_pid = pg_backend_pid(), \
              updated_at = GREATEST(updated_at, NOW_MS) WHERE id = \
@@ -237,30 +241,31 @@ async fn run_job(shared: &Arc<Shared>, mut x: Executor, job: Job) {
                 message(&e)
             ))
         }
-        Err(RunError::Pg(e)) => Outcome::Failed(JobError {
-            code: "backend_error".into(),
-            message: format!("PostgreSQL: {}", message(&e)),
-            statement: None,
-            excerpt: None,
-        }),
-        Err(RunError::Reservoir(e)) => Outcome::Failed(JobError {
-            code: e.code().into(),
-            message: e.to_string(),
-            statement: None,
-            excerpt: None,
-        }),
+        // A failure outside the script's own statements (the engine's
+        // bookkeeping, the spool, the result tables) is not the script's
+        // fault: the job stops at its last durable batch, resumable.
+        Err(RunError::Pg(e)) => {
+            Outcome::Interrupted(format!("the engine's bookkeeping failed: {}", message(&e)))
+        }
+        Err(RunError::Reservoir(e)) => Outcome::Interrupted(format!("the engine failed: {e}")),
     };
     // The executor's session ends here (a fresh one for the next job); a
     // batch still open is rolled back by the server.
     drop(x);
-    let live = shared.live.lock().take();
     {
         let mut c = shared.counters.lock();
         if let Some(since) = c.since.take() {
             c.executing += since.elapsed();
         }
     }
-    let progress = live.as_ref().map(|l| (l.progress.clone(), l.errors.clone()));
+    // The live entry stays until the ending is recorded: this process's
+    // watch never mistakes the job for an abandoned upload meanwhile.
+    let progress = shared
+        .live
+        .lock()
+        .as_ref()
+        .filter(|l| l.id == id)
+        .map(|l| (l.progress.clone(), l.errors.clone()));
     // The ending is recorded with retries: a brief outage must not leave
     // the job processing until its lease expires.
     for attempt in 0..5 {
@@ -272,6 +277,7 @@ async fn run_job(shared: &Arc<Shared>, mut x: Executor, job: Job) {
             }
         }
     }
+    shared.live.lock().take();
 }
 
 /// A finished result's shape (statements, first statement, rows per
@@ -661,7 +667,9 @@ impl Run<'_> {
             || self.last_persist_at.elapsed() >= PERSIST_EVERY
         {
             let (p, errors) = self.snapshot();
-            let client = self.shared.client().await?;
+            // A progress snapshot need not be durable (a batch commit
+            // writes the durable one).
+            let client = self.shared.lazy_client().await?;
             if !write_progress(&**client, self.shared, self.id, &p, &errors, None).await? {
                 return Err(RunError::Lost);
             }

@@ -28,7 +28,7 @@ pub fn admin_url() -> &'static str {
     static URL: OnceLock<String> = OnceLock::new();
     URL.get_or_init(|| match std::env::var(URL_ENV) {
         Ok(url) if !url.is_empty() => url,
-        _ => start_cluster(),
+        _ => start_cluster(false),
     })
 }
 
@@ -83,19 +83,26 @@ fn free_port() -> u16 {
 }
 
 const RUN_SCRIPT: &str = r#"
-dir=$1; port=$2; bin=$3; shift 3
+dir=$1; port=$2; bin=$3; durability=$4; shift 4
 "$@" "$bin/postgres" -D "$dir/data" -p "$port" -k "$dir" -c listen_addresses=127.0.0.1 \
-    -c fsync=off -c synchronous_commit=off -c full_page_writes=off \
-    -c max_connections=400 -c shared_buffers=64MB >"$dir/server.log" 2>&1 &
+    $durability -c max_connections=400 -c shared_buffers=64MB >"$dir/server.log" 2>&1 &
 pg=$!
 trap 'kill -INT $pg 2>/dev/null; wait $pg; rm -rf "$dir"; exit 0' TERM INT HUP
 wait $pg
 rm -rf "$dir"
 "#;
 
-fn start_cluster() -> String {
+/// Starts a throwaway cluster for this process and returns its admin URL;
+/// `durable`: PostgreSQL's default fsync settings (for benchmarks), else
+/// fsync off (for tests).
+pub fn start_cluster(durable: bool) -> String {
+    static N: AtomicU64 = AtomicU64::new(0);
     let bin = bin_dir();
-    let dir = std::env::temp_dir().join(format!("asadb-test-pg-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!(
+        "asadb-test-pg-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::SeqCst)
+    ));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let prefix = as_postgres();
@@ -125,6 +132,11 @@ fn start_cluster() -> String {
             .arg(&dir2)
             .arg(port.to_string())
             .arg(&bin2)
+            .arg(if durable {
+                ""
+            } else {
+                "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+            })
             .args(&prefix)
             .spawn();
         let _ = tx.send(child.map(|_| ()));
@@ -155,8 +167,12 @@ fn wait_ready(dir: &Path, port: u16) {
 
 /// The URL of a new, empty database on the test server.
 pub async fn fresh_database() -> String {
+    fresh_database_at(admin_url()).await
+}
+
+/// The URL of a new, empty database on the server of `admin`.
+pub async fn fresh_database_at(admin: &str) -> String {
     static N: AtomicU64 = AtomicU64::new(0);
-    let admin = admin_url();
     let name = format!("asadb_t{}_{}", std::process::id(), N.fetch_add(1, Ordering::SeqCst));
     let (client, conn) = tokio_postgres::connect(admin, tokio_postgres::NoTls)
         .await
