@@ -3,7 +3,6 @@
 //! (`asadb reservoir reconcile` and `asadb reservoir caps`.)
 
 use asadb_reservoir::Result;
-use tokio_postgres::NoTls;
 
 use crate::config::PgConfig;
 use crate::error::pg;
@@ -13,10 +12,8 @@ use crate::schema::{self, Sql};
 async fn connect(cfg: &PgConfig) -> Result<(tokio_postgres::Client, Sql)> {
     let mut pgc = cfg.connection()?;
     pgc.application_name("asadb admin");
-    let (mut client, conn) = pgc.connect(NoTls).await.map_err(pg)?;
-    tokio::spawn(async move {
-        let _ = conn.await;
-    });
+    let tls = crate::tls::Tls::from_config(cfg, &pgc)?;
+    let (mut client, _driver) = tls.connect(&pgc, None).await.map_err(pg)?;
     let sql = Sql::new(&cfg.schema);
     schema::ensure(&mut client, &sql, &cfg.reservoir).await?;
     Ok((client, sql))

@@ -5,7 +5,6 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use asadb_reservoir::{Config, Error, Result};
-use tokio_postgres::config::SslMode;
 
 /// Environment variable holding the password when the URL has none
 /// (libpq's name).
@@ -16,12 +15,16 @@ pub const DEFAULT_SCHEMA: &str = "asadb";
 /// Settings of a [`crate::PgReservoir`].
 #[derive(Clone, Debug)]
 pub struct PgConfig {
-    /// `postgres://USER@HOST:PORT/DB[?sslmode=disable|prefer]`; the
+    /// `postgres://USER@HOST:PORT/DB[?sslmode=disable|prefer|require]`; the
     /// database holds the engine's schema and is where scripts run.
     pub url: String,
     /// A file holding the password (first line), used when neither the URL
     /// nor `PGPASSWORD` carries one.
     pub password_file: Option<PathBuf>,
+    /// A PEM root certificate: with TLS (`sslmode=prefer|require`), the
+    /// server's certificate and host name are verified against it;
+    /// without it TLS encrypts but does not authenticate the server.
+    pub ca_file: Option<PathBuf>,
     /// The engine-owned schema (`[a-z_][a-z0-9_]*`, at most 40 bytes).
     pub schema: String,
     /// Pooled connections for bookkeeping, uploads, result pages and
@@ -54,6 +57,7 @@ impl PgConfig {
         PgConfig {
             url: url.into(),
             password_file: None,
+            ca_file: None,
             schema: DEFAULT_SCHEMA.into(),
             pool_size: 8,
             lease: Duration::from_secs(10),
@@ -94,13 +98,6 @@ impl PgConfig {
         }
         if pg.get_dbname().is_none() {
             return Err(Error::InvalidInput("the backend URL names no database (/DB)".into()));
-        }
-        if pg.get_ssl_mode() == SslMode::Require {
-            return Err(Error::Unsupported(
-                "sslmode=require: this build connects without TLS (use sslmode=disable or \
-                 prefer, or a TLS-terminating proxy)"
-                    .into(),
-            ));
         }
         if pg.get_password().is_none() {
             if let Some(p) = std::env::var_os(PASSWORD_ENV) {
@@ -162,7 +159,7 @@ mod tests {
             "postgres://u@h:notaport/db",
             "postgres://127.0.0.1:5432/db",
             "postgres://u@127.0.0.1:5432",
-            "postgres://u@h/db?sslmode=require",
+            "postgres://u@h/db?sslmode=verify-full",
             "postgres://u@h/db?nonsense=1",
         ] {
             assert!(PgConfig::new(bad).connection().is_err(), "{bad}");

@@ -14,11 +14,10 @@ use asadb_reservoir::{
     SubmitOptions,
 };
 use async_trait::async_trait;
-use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod, Runtime};
+use deadpool_postgres::{Object, Pool};
 use parking_lot::Mutex;
 use tokio::sync::{broadcast, watch};
 use tokio::task::JoinHandle;
-use tokio_postgres::NoTls;
 
 use crate::config::PgConfig;
 use crate::error::{pg, pool};
@@ -59,6 +58,8 @@ pub(crate) struct Shared {
     pub cfg: PgConfig,
     /// Connection settings for the non-pooled connections.
     pub pg: tokio_postgres::Config,
+    /// Plain or TLS, for every connection.
+    pub tls: crate::tls::Tls,
     pub pool: Pool,
     /// Pooled connections whose commits do not wait for the WAL flush
     /// (`synchronous_commit = off`), for writes whose durability a later
@@ -113,10 +114,7 @@ impl Shared {
     pub(crate) async fn connect(&self, role: &str) -> Result<tokio_postgres::Client> {
         let mut cfg = self.pg.clone();
         cfg.application_name(format!("asadb {role} {}", self.owner));
-        let (client, conn) = cfg.connect(NoTls).await.map_err(pg)?;
-        tokio::spawn(async move {
-            let _ = conn.await;
-        });
+        let (client, _driver) = self.tls.connect(&cfg, None).await.map_err(pg)?;
         Ok(client)
     }
 
@@ -159,22 +157,20 @@ pub struct PgReservoir {
 
 /// A connection pool; `lazy`: its sessions commit without waiting for
 /// the WAL flush.
-fn make_pool(pgc: &tokio_postgres::Config, name: &str, size: usize, lazy: bool) -> Result<Pool> {
+fn make_pool(
+    tls: &crate::tls::Tls,
+    pgc: &tokio_postgres::Config,
+    name: &str,
+    size: usize,
+    lazy: bool,
+) -> Result<Pool> {
     let mut cfg = pgc.clone();
     cfg.application_name(name);
     if lazy {
         let options = format!("{} -c synchronous_commit=off", cfg.get_options().unwrap_or(""));
         cfg.options(options.trim());
     }
-    let manager =
-        Manager::from_config(cfg, NoTls, ManagerConfig { recycling_method: RecyclingMethod::Fast });
-    Pool::builder(manager)
-        .max_size(size)
-        .runtime(Runtime::Tokio1)
-        .wait_timeout(Some(Duration::from_secs(30)))
-        .create_timeout(Some(Duration::from_secs(10)))
-        .build()
-        .map_err(|e| Error::InvalidInput(format!("connection pool: {e}")))
+    tls.pool(cfg, size)
 }
 
 /// A process id unique enough for leases: host, pid and randomness.
@@ -207,8 +203,9 @@ impl PgReservoir {
         }
         let pgc = cfg.connection()?;
         let owner = owner_id();
-        let pool = make_pool(&pgc, &format!("asadb pool {owner}"), cfg.pool_size, false)?;
-        let lazy = make_pool(&pgc, &format!("asadb lazy {owner}"), cfg.pool_size, true)?;
+        let tls = crate::tls::Tls::from_config(&cfg, &pgc)?;
+        let pool = make_pool(&tls, &pgc, &format!("asadb pool {owner}"), cfg.pool_size, false)?;
+        let lazy = make_pool(&tls, &pgc, &format!("asadb lazy {owner}"), cfg.pool_size, true)?;
         let sql = Sql::new(&cfg.schema);
         {
             let mut client = pool.get().await.map_err(crate::error::pool)?;
@@ -219,6 +216,7 @@ impl PgReservoir {
         let shared = Arc::new(Shared {
             cfg,
             pg: pgc,
+            tls,
             pool,
             lazy,
             sql,

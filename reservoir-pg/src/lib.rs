@@ -44,6 +44,7 @@ pub mod listener;
 mod query;
 pub mod results;
 mod schema;
+mod tls;
 pub mod upload;
 mod values;
 pub mod worker;

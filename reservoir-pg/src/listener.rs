@@ -21,8 +21,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use asadb_reservoir::JobId;
-use futures_util::StreamExt;
-use tokio_postgres::{AsyncMessage, NoTls};
 
 use crate::engine::{Event, Shared};
 use crate::jobs;
@@ -65,23 +63,9 @@ pub(crate) async fn run(shared: Arc<Shared>) {
 async fn listen_once(shared: &Shared, backoff: &mut Duration) -> Result<(), String> {
     let mut cfg = shared.pg.clone();
     cfg.application_name(format!("asadb listener {}", shared.owner));
-    let (client, mut conn) = cfg.connect(NoTls).await.map_err(|e| crate::error::message(&e))?;
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-    let driver = tokio::spawn(async move {
-        let mut messages = futures_util::stream::poll_fn(move |cx| conn.poll_message(cx));
-        while let Some(message) = messages.next().await {
-            match message {
-                Ok(AsyncMessage::Notification(n)) => {
-                    if tx.send(n.payload().to_string()).is_err() {
-                        break;
-                    }
-                }
-                Ok(_) => {}
-                Err(e) => return crate::error::message(&e),
-            }
-        }
-        "the listener's connection closed".to_string()
-    });
+    let (client, driver) =
+        shared.tls.connect(&cfg, Some(tx)).await.map_err(|e| crate::error::message(&e))?;
     let channel = shared.sql.channel();
     if let Err(e) = client.batch_execute(&format!("LISTEN \"{channel}\"")).await {
         driver.abort();

@@ -249,8 +249,11 @@ impl PgUpload {
     /// and charge.
     async fn end_as(&mut self, to: JobState, error: Option<JobError>) -> Result<Option<Job>> {
         self.done = true;
+        let ended = end_upload(&self.shared, self.id, to, error).await;
+        // Only now: until the job has ended, this process's watch must
+        // not take it for an abandoned upload.
         self.unregister();
-        end_upload(&self.shared, self.id, to, error).await
+        ended
     }
 
     /// Completes a cancellation requested while receiving.

@@ -451,3 +451,114 @@ async fn read_only_queries_page_and_render_every_type() {
     let n = e.read_page("SELECT count(*) FROM many", &[], 0, 500).await.unwrap();
     assert_eq!(n.rows[0], vec![Value::Integer(1203)]);
 }
+
+/// TLS when the URL asks for it: every connection of the engine (pool,
+/// listener, executor) is encrypted; with the server's CA the certificate
+/// and host are verified, and a wrong CA is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tls_connections_when_the_url_asks_for_them() {
+    let certs = tempfile::tempdir().unwrap();
+    let (crt, key) = (certs.path().join("server.crt"), certs.path().join("server.key"));
+    let made = std::process::Command::new("openssl")
+        .args([
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "2",
+            "-subj",
+            "/CN=localhost",
+        ])
+        .args(["-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout"])
+        .arg(&key)
+        .arg("-out")
+        .arg(&crt)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    let admin = cluster::start_cluster_with(
+        "-c fsync=off -c ssl=on -c ssl_cert_file=server.crt -c ssl_key_file=server.key",
+        |data| {
+            std::fs::copy(&crt, data.join("server.crt")).unwrap();
+            std::fs::copy(&key, data.join("server.key")).unwrap();
+            let owner = if cluster::as_postgres().is_empty() { "" } else { "postgres:" };
+            for f in ["server.crt", "server.key"] {
+                let p = data.join(f);
+                if !owner.is_empty() {
+                    assert!(
+                        std::process::Command::new("chown")
+                            .arg(owner)
+                            .arg(&p)
+                            .status()
+                            .unwrap()
+                            .success()
+                    );
+                }
+                assert!(
+                    std::process::Command::new("chmod")
+                        .arg("600")
+                        .arg(&p)
+                        .status()
+                        .unwrap()
+                        .success()
+                );
+            }
+        },
+    );
+    let url = format!("{}?sslmode=require", cluster::fresh_database_at(&admin).await);
+    let e = PgReservoir::open(PgConfig { ca_file: Some(crt.clone()), ..pg_config(&url, true) })
+        .await
+        .unwrap();
+    let id = run(&e, "CREATE TABLE secret(a integer); INSERT INTO secret VALUES (1);").await;
+    assert_eq!(wait_terminal(&e, id).await.state, JobState::Completed);
+    let plain = cluster::connect(&admin).await;
+    let row = plain
+        .query_one(
+            "SELECT count(*) FILTER (WHERE s.ssl), count(*) FILTER (WHERE NOT s.ssl) \
+             FROM pg_stat_activity a JOIN pg_stat_ssl s USING (pid) \
+             WHERE a.application_name LIKE 'asadb %'",
+            &[],
+        )
+        .await
+        .unwrap();
+    let (encrypted, clear): (i64, i64) = (row.get(0), row.get(1));
+    assert!(encrypted >= 2, "pool and listener at least: {encrypted}");
+    assert_eq!(clear, 0, "no connection of the engine in clear text");
+    // Encrypted without verification (no CA given), as libpq's require.
+    let e2 = PgReservoir::open(pg_config(&url, false)).await.unwrap();
+    assert_eq!(e2.job(id).await.unwrap().state, JobState::Completed);
+    // A CA that did not sign the server's certificate is refused.
+    let other = tempfile::tempdir().unwrap();
+    let (ocrt, okey) = (other.path().join("ca.crt"), other.path().join("ca.key"));
+    let made = std::process::Command::new("openssl")
+        .args([
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "2",
+            "-subj",
+            "/CN=other",
+            "-keyout",
+        ])
+        .arg(&okey)
+        .arg("-out")
+        .arg(&ocrt)
+        .output()
+        .unwrap();
+    assert!(made.status.success());
+    let err = PgReservoir::open(PgConfig { ca_file: Some(ocrt), ..pg_config(&url, false) })
+        .await
+        .unwrap_err();
+    assert!(matches!(err, Error::Backend(_) | Error::Internal(_)), "{err:?}");
+    // A CA file with sslmode=disable is a contradiction, refused up front.
+    let plain_url = url.replace("sslmode=require", "sslmode=disable");
+    let err = PgReservoir::open(PgConfig { ca_file: Some(crt), ..pg_config(&plain_url, false) })
+        .await
+        .unwrap_err();
+    assert!(matches!(err, Error::InvalidInput(_)), "{err:?}");
+}

@@ -9,8 +9,9 @@
 //!      through `POST /api/reservoir/jobs`, timed from the first byte sent
 //!      to the job's durable completion (polled every 2 ms): spooled as
 //!      chunk rows, fingerprinted, claimed, split and executed.
-//!    Both are checked (the row count and the generator's checksum of the
-//!    `id`s); the ratio is asadb / psql (target ≤ 1.2×). Rounds, medians.
+//!
+//!    Both are checked (the row count and the sum of the `id`s); the ratio
+//!    is asadb / psql (target ≤ 1.2×). Rounds, medians.
 //! 2. Throughput with 1, 2 and 3 front-ends submitting at once: each
 //!    front-end (all with workers; one executes at a time, the others
 //!    receive and stand by) gets a client thread submitting

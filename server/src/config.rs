@@ -70,6 +70,9 @@ pub struct ServeArgs {
     /// The backend's password, first line of this file (when neither the URL nor PGPASSWORD has one)
     #[arg(long, value_name = "FILE")]
     pub backend_password_file: Option<PathBuf>,
+    /// A PEM root certificate: with sslmode=prefer|require in the URL, the server's certificate and host are verified against it
+    #[arg(long, value_name = "FILE")]
+    pub backend_ca_file: Option<PathBuf>,
     /// The backend's engine-owned schema [default: asadb]
     #[arg(long, value_name = "NAME")]
     pub backend_schema: Option<String>,
@@ -102,6 +105,7 @@ struct FileConfig {
     no_worker: Option<bool>,
     backend: Option<String>,
     backend_password_file: Option<PathBuf>,
+    backend_ca_file: Option<PathBuf>,
     backend_schema: Option<String>,
     backend_lease_seconds: Option<u64>,
     backend_pool_size: Option<usize>,
@@ -185,6 +189,7 @@ impl ServeArgs {
                 "backend-password-file",
                 self.backend_password_file.is_some() || file.backend_password_file.is_some(),
             ),
+            ("backend-ca-file", self.backend_ca_file.is_some() || file.backend_ca_file.is_some()),
             ("backend-schema", self.backend_schema.is_some() || file.backend_schema.is_some()),
             (
                 "backend-lease-seconds",
@@ -208,6 +213,7 @@ impl ServeArgs {
             Some(url) => {
                 let mut pg = asadb_reservoir_pg::PgConfig::new(url);
                 pg.password_file = self.backend_password_file.or(file.backend_password_file);
+                pg.ca_file = self.backend_ca_file.or(file.backend_ca_file);
                 if let Some(schema) = self.backend_schema.or(file.backend_schema) {
                     pg.schema = schema;
                 }

@@ -34,6 +34,9 @@ pub struct BackendArgs {
     /// The password, first line of this file (when neither the URL nor PGPASSWORD has one)
     #[arg(long, value_name = "FILE")]
     pub backend_password_file: Option<std::path::PathBuf>,
+    /// A PEM root certificate to verify the server against (with sslmode=prefer|require)
+    #[arg(long, value_name = "FILE")]
+    pub backend_ca_file: Option<std::path::PathBuf>,
     /// The engine-owned schema [default: asadb]
     #[arg(long, value_name = "NAME")]
     pub backend_schema: Option<String>,
@@ -54,6 +57,7 @@ pub struct CapsArgs {
 fn pg_config(b: &BackendArgs) -> asadb_reservoir_pg::PgConfig {
     let mut cfg = asadb_reservoir_pg::PgConfig::new(b.backend.clone());
     cfg.password_file = b.backend_password_file.clone();
+    cfg.ca_file = b.backend_ca_file.clone();
     if let Some(s) = &b.backend_schema {
         cfg.schema = s.clone();
     }

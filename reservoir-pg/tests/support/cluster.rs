@@ -68,7 +68,7 @@ fn is_root() -> bool {
 
 /// The command prefix that runs a program as the `postgres` user when we
 /// are root (PostgreSQL refuses to run as root).
-fn as_postgres() -> Vec<String> {
+pub fn as_postgres() -> Vec<String> {
     if is_root() {
         ["setpriv", "--reuid=postgres", "--regid=postgres", "--clear-groups"]
             .map(String::from)
@@ -96,6 +96,13 @@ rm -rf "$dir"
 /// `durable`: PostgreSQL's default fsync settings (for benchmarks), else
 /// fsync off (for tests).
 pub fn start_cluster(durable: bool) -> String {
+    let fast = "-c fsync=off -c synchronous_commit=off -c full_page_writes=off";
+    start_cluster_with(if durable { "" } else { fast }, |_| {})
+}
+
+/// [`start_cluster`] with these server settings (`-c name=value …`), and
+/// `prepare` run on the data directory before the server starts.
+pub fn start_cluster_with(settings: &str, prepare: impl FnOnce(&Path)) -> String {
     static N: AtomicU64 = AtomicU64::new(0);
     let bin = bin_dir();
     let dir = std::env::temp_dir().join(format!(
@@ -121,8 +128,9 @@ pub fn start_cluster(durable: bool) -> String {
         .output()
         .expect("run initdb");
     assert!(out.status.success(), "initdb failed: {}", String::from_utf8_lossy(&out.stderr));
+    prepare(&dir.join("data"));
     let port = free_port();
-    let (dir2, bin2) = (dir.clone(), bin.clone());
+    let (dir2, bin2, settings) = (dir.clone(), bin.clone(), settings.to_string());
     // The wrapper is spawned by a thread that lives as long as the
     // process: the death signal follows the thread that forked it.
     let (tx, rx) = std::sync::mpsc::channel();
@@ -132,11 +140,7 @@ pub fn start_cluster(durable: bool) -> String {
             .arg(&dir2)
             .arg(port.to_string())
             .arg(&bin2)
-            .arg(if durable {
-                ""
-            } else {
-                "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-            })
+            .arg(&settings)
             .args(&prefix)
             .spawn();
         let _ = tx.send(child.map(|_| ()));
