@@ -55,6 +55,31 @@ fn count(url: &str, table: &str) -> (i64, i64) {
     })
 }
 
+/// The job's phases from its events (ms): admission to queued (the
+/// upload), queued to processing (the wake and claim), processing to its
+/// end (execution).
+fn phases(url: &str, id: u64) -> String {
+    rt().block_on(async {
+        let c = cluster::connect(url).await;
+        let rows = c
+            .query(
+                "SELECT state, at FROM asadb.events WHERE job_id = $1 ORDER BY id",
+                &[&(id as i64)],
+            )
+            .await
+            .unwrap();
+        let at = |state: &str| {
+            rows.iter().find(|r| r.get::<_, String>(0) == state).map(|r| r.get::<_, i64>(1))
+        };
+        match (at("receiving"), at("queued"), at("processing"), at("completed")) {
+            (Some(r), Some(q), Some(p), Some(c)) => {
+                format!("upload {} ms, claim {} ms, execution {} ms", q - r, p - q, c - p)
+            }
+            _ => "phases unknown".into(),
+        }
+    })
+}
+
 fn front_end(dir: &Path, name: &str, url: &str) -> Server {
     let data = dir.join(name);
     std::fs::create_dir_all(&data).unwrap();
@@ -112,8 +137,9 @@ fn main() {
         let _ = server.terminate();
         println!(
             "round {round}: psql -1 -f {psql_secs:.3} s; asadb --backend {asadb_secs:.3} s \
-             (upload to durable completion; ratio {:.2}x); server peak {:.1} MB",
+             (upload to durable completion; ratio {:.2}x; {}); server peak {:.1} MB",
             asadb_secs / psql_secs,
+            phases(&url, id),
             hwm as f64 / 1024.0
         );
         t_psql.push(psql_secs);

@@ -57,6 +57,9 @@ pub struct ServeArgs {
     /// Most rows in one result page [default: 250]
     #[arg(long, value_name = "N")]
     pub reservoir_result_page_rows: Option<usize>,
+    /// Spool bytes charged up front to a body without a declared length; it grows chunk by chunk [default: 2097152]
+    #[arg(long, value_name = "N")]
+    pub reservoir_baseline_reservation_bytes: Option<u64>,
     /// A directory whose files `POST /api/reservoir/file` may submit (repeatable)
     #[arg(long, value_name = "DIR")]
     pub allow_file_dir: Vec<PathBuf>,
@@ -85,6 +88,9 @@ pub struct ServeArgs {
     /// No LISTEN/NOTIFY: wake by re-polling only (for engines without LISTEN)
     #[arg(long)]
     pub backend_poll_only: bool,
+    /// How often idle workers re-read the queue without a notification, in milliseconds [default: 2000]
+    #[arg(long, value_name = "MS")]
+    pub backend_poll_interval_ms: Option<u64>,
 }
 
 /// The keys of `asadb.toml`: the flags' names.
@@ -100,6 +106,7 @@ struct FileConfig {
     reservoir_job_ttl_seconds: Option<u64>,
     reservoir_progress_quantum_bytes: Option<u64>,
     reservoir_result_page_rows: Option<usize>,
+    reservoir_baseline_reservation_bytes: Option<u64>,
     #[serde(default)]
     allow_file_dir: Vec<PathBuf>,
     no_worker: Option<bool>,
@@ -110,6 +117,7 @@ struct FileConfig {
     backend_lease_seconds: Option<u64>,
     backend_pool_size: Option<usize>,
     backend_poll_only: Option<bool>,
+    backend_poll_interval_ms: Option<u64>,
 }
 
 /// The resolved settings of one `serve` run.
@@ -173,6 +181,11 @@ impl ServeArgs {
         if let Some(n) = self.reservoir_result_page_rows.or(file.reservoir_result_page_rows) {
             cfg.result_page_rows = positive("reservoir-result-page-rows", n as u64)? as usize;
         }
+        if let Some(n) =
+            self.reservoir_baseline_reservation_bytes.or(file.reservoir_baseline_reservation_bytes)
+        {
+            cfg.baseline_reservation = positive("reservoir-baseline-reservation-bytes", n)?;
+        }
         let dirs =
             if self.allow_file_dir.is_empty() { file.allow_file_dir } else { self.allow_file_dir };
         let allow_file_dirs = dirs
@@ -200,6 +213,10 @@ impl ServeArgs {
                 self.backend_pool_size.is_some() || file.backend_pool_size.is_some(),
             ),
             ("backend-poll-only", self.backend_poll_only || file.backend_poll_only.is_some()),
+            (
+                "backend-poll-interval-ms",
+                self.backend_poll_interval_ms.is_some() || file.backend_poll_interval_ms.is_some(),
+            ),
         ];
         if backend_url.is_none()
             && let Some((name, _)) = backend_only.iter().find(|(_, set)| *set)
@@ -224,6 +241,10 @@ impl ServeArgs {
                     pg.pool_size = positive("backend-pool-size", n as u64)? as usize;
                 }
                 pg.listen = !(self.backend_poll_only || file.backend_poll_only.unwrap_or(false));
+                if let Some(n) = self.backend_poll_interval_ms.or(file.backend_poll_interval_ms) {
+                    pg.poll_interval =
+                        Duration::from_millis(positive("backend-poll-interval-ms", n)?);
+                }
                 pg.worker = worker;
                 pg.reservoir = cfg.clone();
                 // Refuse a bad URL, schema or password file now.
@@ -327,7 +348,8 @@ mod tests {
         std::fs::write(
             dir.path().join(CONFIG_FILE),
             "backend = \"postgres://asadb@127.0.0.1:5432/db\"\nbackend-schema = \"jobs_2\"\n\
-             backend-lease-seconds = 3\nbackend-poll-only = true\nreservoir-max-jobs = 7\n",
+             backend-lease-seconds = 3\nbackend-poll-only = true\nreservoir-max-jobs = 7\n\
+             backend-poll-interval-ms = 500\nreservoir-baseline-reservation-bytes = 65536\n",
         )
         .unwrap();
         let args = ServeArgs { data: Some(dir.path().into()), ..Default::default() };
@@ -335,7 +357,9 @@ mod tests {
         assert_eq!(pg.schema, "jobs_2");
         assert_eq!(pg.lease, Duration::from_secs(3));
         assert!(!pg.listen);
+        assert_eq!(pg.poll_interval, Duration::from_millis(500));
         assert_eq!(pg.reservoir.max_jobs, 7);
+        assert_eq!(pg.reservoir.baseline_reservation, 65536);
         let dir = tempfile::tempdir().unwrap();
         for bad in [
             ServeArgs { backend: Some("mysql://x@y/z".into()), ..Default::default() },
@@ -346,6 +370,13 @@ mod tests {
             },
             ServeArgs { backend_schema: Some("s".into()), ..Default::default() },
             ServeArgs { backend_poll_only: true, ..Default::default() },
+            ServeArgs { backend_poll_interval_ms: Some(100), ..Default::default() },
+            ServeArgs {
+                backend: Some("postgres://u@h/db".into()),
+                backend_poll_interval_ms: Some(0),
+                ..Default::default()
+            },
+            ServeArgs { reservoir_baseline_reservation_bytes: Some(0), ..Default::default() },
         ] {
             let args = ServeArgs { data: Some(dir.path().into()), ..bad };
             assert!(matches!(args.resolve(), Err(Error::Config(_))));
