@@ -476,6 +476,14 @@ impl ReservoirEngine for PgReservoir {
         }
         let cap = jobs::capacity(&**client, sql, false).await?;
         let text = sql.q(
+            "SELECT COALESCE(sum(received_bytes) FILTER (WHERE state = 'receiving'), 0)::bigint, \
+             max(updated_at) FROM @.jobs \
+             WHERE state IN ('receiving', 'queued', 'processing', 'cancelling')",
+        );
+        let live = client.query_one(&text, &[]).await.map_err(pg)?;
+        let received_bytes = live.get::<_, i64>(0) as u64;
+        let updated_at = live.get::<_, Option<i64>>(1).map(|t| t as u64);
+        let text = sql.q(
             "SELECT id FROM @.jobs WHERE state IN ('processing', 'cancelling') ORDER BY id LIMIT 1",
         );
         let current = client
@@ -512,6 +520,8 @@ impl ReservoirEngine for PgReservoir {
             throughput_bytes_per_sec: if secs > 0.0 { c.executed_bytes as f64 / secs } else { 0.0 },
             statements_executed: c.executed_statements,
             advice,
+            received_bytes,
+            updated_at,
         })
     }
 

@@ -769,6 +769,7 @@ async fn execute(
         let end = start_offset + stmt.end;
         let excerpt: String = stmt.text.chars().take(EXCERPT).collect();
         let control = classify::control(&stmt.text);
+        let started = Instant::now();
         let outcome: std::result::Result<StatementSummary, StmtError> = match control {
             Control::Begin if !run.script_txn => {
                 run.commit_batch(x).await?;
@@ -841,6 +842,7 @@ async fn execute(
             }
             other => other,
         };
+        let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
         run.done = index + 1;
         run.offset = end;
         run.batch_statements += 1;
@@ -852,7 +854,12 @@ async fn execute(
                 }
                 let rows = summary.rows_affected;
                 results
-                    .end_statement(StatementSummary { statement: index, excerpt, ..summary })
+                    .end_statement(StatementSummary {
+                        statement: index,
+                        excerpt,
+                        elapsed_ms,
+                        ..summary
+                    })
                     .await?;
                 run.statement_done(stmt.end - stmt.start, |p| p.rows_affected += rows);
             }
@@ -874,6 +881,7 @@ async fn execute(
                         columns: None,
                         row_count: 0,
                         error: Some(error.clone()),
+                        elapsed_ms,
                     })
                     .await?;
                 run.statement_done(stmt.end - stmt.start, |p| p.errors += 1);
@@ -935,6 +943,7 @@ fn empty_summary() -> StatementSummary {
         columns: None,
         row_count: 0,
         error: None,
+        elapsed_ms: 0.0,
     }
 }
 

@@ -28,13 +28,19 @@
 //!   counters are rebuilt from the persisted reservations;
 //! - interrupted jobs are never replayed automatically: only
 //!   [`Reservoir::resume`] continues them;
-//! - terminal jobs and their files are removed after the retention window.
+//! - terminal jobs and their files are removed after the retention window;
+//! - every change of a job's snapshot bumps [`Reservoir::version`] and is
+//!   told to [`Reservoir::on_change`] listeners (module `changes`); the
+//!   live fields (`received_bytes` while receiving, `progress` and
+//!   `updated_at` while processing) change in memory between persisted
+//!   snapshots.
 //!
 //! These rules are one engine's form of the Reservoir's contract
 //! ([`contract`]: the `ReservoirEngine` trait, engine-neutral). The
 //! `reservoir-pg` crate is the other engine, on PostgreSQL; one
 //! behavioural suite (`tests/contract/`) runs against both.
 
+mod changes;
 pub mod contract;
 mod core;
 mod error;
@@ -44,6 +50,7 @@ pub mod results;
 mod upload;
 mod worker;
 
+pub use crate::changes::Change;
 pub use crate::core::{Advice, Config, Pressure, Reservoir, Stats, Submission, now_ms};
 pub use contract::{BodyUpload, Embedded, ReservoirEngine};
 pub use error::{Error, Result};

@@ -62,6 +62,8 @@ pub struct AppState {
     pub allow_file_dirs: Vec<PathBuf>,
     /// Whether the Reservoir's worker runs (jobs can end).
     pub worker: bool,
+    /// Change notification for `/api/reservoir/events`.
+    pub events: crate::events::Hub,
 }
 
 /// The shared state handle.
@@ -74,8 +76,10 @@ impl AppState {
         token: Token,
         allow_file_dirs: Vec<PathBuf>,
         worker: bool,
+        events: crate::events::Hub,
     ) -> App {
         Arc::new(AppState {
+            events,
             reservoir,
             queries,
             token,
@@ -95,10 +99,13 @@ pub fn router(app: App) -> Router {
         .route("/api/reservoir/cancel", post(cancel_job))
         .route("/api/reservoir/resume", post(resume_job))
         .route("/api/reservoir/stats", get(stats))
+        .route("/api/reservoir/events", get(crate::events::stream))
         .route("/api/reservoir/result", get(result_page))
         .route("/api/reservoir/file", post(submit_file))
         .route("/api/execute_stream", post(execute_stream))
         .route("/api/query", post(run_query))
+        .route("/api/schema", get(crate::schema::get))
+        .route("/api/import/formats", get(crate::formats::list))
         .route("/metrics", get(metrics))
         .fallback(|| async { Error::NotFound("no such endpoint".into()) })
         .method_not_allowed_fallback(|| async { Error::MethodNotAllowed })
@@ -141,7 +148,7 @@ async fn track(State(app): State<App>, req: Request, next: Next) -> Response {
 }
 
 /// The query string as a map; a malformed one is a 400.
-fn query(uri: &Uri) -> Result<HashMap<String, String>> {
+pub(crate) fn query(uri: &Uri) -> Result<HashMap<String, String>> {
     Query::<HashMap<String, String>>::try_from_uri(uri)
         .map(|q| q.0)
         .map_err(|e| Error::BadRequest(format!("malformed query string: {e}")))

@@ -48,11 +48,15 @@ pub fn run(args: ServeArgs) -> Result<()> {
     })?;
     let (token, source) = Token::for_server(cfg.token_file.as_deref(), &cfg.data_dir)?;
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
-    let (reservoir, queries, adb) = match &cfg.backend {
+    let (reservoir, queries, adb, events) = match &cfg.backend {
         Some(pg) => {
             let engine = Arc::new(rt.block_on(PgReservoir::open(pg.clone()))?);
             let dyn_engine: Arc<dyn ReservoirEngine> = engine.clone();
-            (dyn_engine, Queries::Postgres(engine), None)
+            let events = {
+                let _in_runtime = rt.enter();
+                crate::events::Hub::postgres(engine.clone())
+            };
+            (dyn_engine, Queries::Postgres(engine), None, events)
         }
         None => {
             let reservoir =
@@ -70,7 +74,13 @@ pub fn run(args: ServeArgs) -> Result<()> {
                 let _in_runtime = rt.enter();
                 asadb::AsyncDatabase::new(db, asadb::AsyncOptions::default())?
             };
-            (Embedded::new(reservoir).into_engine(), Queries::Embedded(adb.clone()), Some(adb))
+            let events = crate::events::Hub::embedded(&reservoir);
+            (
+                Embedded::new(reservoir).into_engine(),
+                Queries::Embedded(adb.clone()),
+                Some(adb),
+                events,
+            )
         }
     };
     let ttl = cfg.reservoir.job_ttl;
@@ -111,6 +121,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
             token,
             cfg.allow_file_dirs.clone(),
             cfg.worker,
+            events,
         );
         let stop = CancellationToken::new();
         // The PostgreSQL engine sweeps by itself (one host at a time).
@@ -119,7 +130,8 @@ pub fn run(args: ServeArgs) -> Result<()> {
         let server = tokio::spawn(
             axum::serve(
                 crate::framing::Listener(listener),
-                api::router(app).into_make_service_with_connect_info::<crate::framing::Conn>(),
+                api::router(app.clone())
+                    .into_make_service_with_connect_info::<crate::framing::Conn>(),
             )
             .with_graceful_shutdown(stop.clone().cancelled_owned())
             .into_future(),
@@ -135,6 +147,8 @@ pub fn run(args: ServeArgs) -> Result<()> {
         }
         tracing::info!("shutting down: no new connections, finishing requests in flight");
         stop.cancel();
+        // Event streams never finish on their own.
+        app.events.close();
         if let Some(sweeper) = sweeper {
             let _ = sweeper.await;
         }

@@ -8,6 +8,9 @@
 //! - a SIGKILLed executor's job is marked `interrupted` by another process
 //!   within the lease time, never replayed, and `resume` through a third
 //!   front-end completes it with exactly the script's rows;
+//! - the event stream of a front-end that executes nothing follows the
+//!   jobs another runs (from the same NOTIFY stream): every state in
+//!   order, progress while processing;
 //! - 50 concurrent submissions spread over three front-ends never exceed
 //!   the global caps (counted from the durable rows while they run), and
 //!   after everything ends `asadb reservoir reconcile` finds the counters
@@ -406,4 +409,98 @@ fn fifty_concurrent_submissions_never_exceed_the_global_caps() {
     for i in 0..50 {
         assert_eq!(ints(&url, &format!("SELECT count(*) FROM c{i}")), [5_000], "c{i}");
     }
+}
+
+/// `GET /api/reservoir/events` read by curl: (event name, data) as they come.
+fn event_stream(
+    s: &Server,
+    query: &str,
+) -> (std::process::Child, std::sync::mpsc::Receiver<(String, Value)>) {
+    use std::io::BufRead;
+    let mut child = Command::new("curl")
+        .args(["-sS", "-N", "--fail-with-body", "-H"])
+        .arg(format!("Authorization: Bearer {TOKEN}"))
+        .arg(format!("http://{}/api/reservoir/events{query}", s.addr))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("curl is installed (.ci/run installs it)");
+    let out = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let (mut name, mut data) = (String::new(), String::new());
+        for line in std::io::BufReader::new(out).lines().map_while(Result::ok) {
+            if line.is_empty() {
+                if !data.is_empty() {
+                    let v = serde_json::from_str(&data).expect("event data is JSON");
+                    if tx.send((std::mem::take(&mut name), v)).is_err() {
+                        return;
+                    }
+                }
+                name.clear();
+                data.clear();
+            } else if let Some(v) = line.strip_prefix("event: ") {
+                name = v.to_string();
+            } else if let Some(v) = line.strip_prefix("data: ") {
+                data.push_str(v);
+            }
+        }
+    });
+    (child, rx)
+}
+
+#[test]
+fn the_event_stream_of_one_front_end_follows_jobs_another_runs() {
+    let url = database();
+    let dir = tempfile::tempdir().unwrap();
+    let a = front_end(dir.path(), "a", &url, &["--no-worker"]);
+    let b = front_end(dir.path(), "b", &url, &[]);
+    let (mut curl, rx) = event_stream(&a, "");
+    let next = || rx.recv_timeout(Duration::from_secs(30)).expect("an event within 30 s");
+    assert_eq!(next(), ("jobs".to_string(), serde_json::json!({ "jobs": [] })));
+    assert_eq!(next().0, "stats");
+
+    // Submitted on B and run there; A only watches.
+    let id = submit(
+        &b,
+        "CREATE TABLE ev(a integer);\nSELECT pg_sleep(0.5);\nINSERT INTO ev VALUES (1);\n\
+         SELECT pg_sleep(0.5);\nINSERT INTO ev VALUES (2);\nSELECT pg_sleep(0.5);\n",
+    );
+    let mut states: Vec<String> = Vec::new();
+    let mut done_while_processing: Vec<u64> = Vec::new();
+    loop {
+        let (name, data) = next();
+        if name != "job" || data["id"] != id {
+            continue;
+        }
+        let state = data["state"].as_str().unwrap().to_string();
+        if state == "processing" {
+            done_while_processing.push(data["progress"]["statements_done"].as_u64().unwrap());
+        }
+        if states.last() != Some(&state) {
+            states.push(state.clone());
+        }
+        if state == "completed" {
+            assert_eq!(data["progress"]["statements_done"], 6, "{data}");
+            break;
+        }
+    }
+    let order = ["receiving", "queued", "processing", "completed"];
+    let ranks: Vec<usize> =
+        states.iter().map(|s| order.iter().position(|o| o == s).expect("a known state")).collect();
+    assert!(ranks.windows(2).all(|w| w[0] < w[1]), "states in order: {states:?}");
+    assert!(states.ends_with(&["processing".into(), "completed".into()]), "{states:?}");
+    // Progress reached the watcher while the job ran on the other host.
+    assert!(
+        done_while_processing.windows(2).all(|w| w[0] <= w[1])
+            && done_while_processing.iter().any(|&d| d > 0),
+        "progress while processing: {done_while_processing:?}"
+    );
+    let _ = curl.kill();
+    let _ = curl.wait();
+
+    // The schema endpoint describes the embedded database only.
+    let (status, v) = call(&a, "GET", "/api/schema", &[], b"");
+    assert_eq!(status, 400, "{v}");
+    assert_eq!(v["error"]["code"], "unsupported");
 }
