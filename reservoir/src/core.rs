@@ -165,6 +165,42 @@ pub struct Advice {
     pub result_page_rows: usize,
 }
 
+impl Advice {
+    /// The advice for a load: `active` jobs, `queued` of them waiting,
+    /// `reserved` spool bytes, `running` whether a job executes now; the
+    /// limits are `cfg`'s (an engine with global limits passes the
+    /// effective ones). Saturated at the job limit, when the headroom is
+    /// below one baseline reservation, or at three quarters of the jobs.
+    pub fn for_load(
+        cfg: &Config,
+        active: usize,
+        queued: u64,
+        reserved: u64,
+        running: bool,
+    ) -> Self {
+        let headroom = cfg.max_spool_bytes.saturating_sub(reserved);
+        let pressure = if active >= cfg.max_jobs
+            || headroom < cfg.baseline_reservation.min(cfg.max_spool_bytes)
+            || active * 4 >= cfg.max_jobs * 3
+        {
+            Pressure::Saturated
+        } else if !running && queued == 0 && active == 0 {
+            Pressure::Idle
+        } else {
+            Pressure::Busy
+        };
+        // A chunk that a sixteenth of the headroom covers, within
+        // [64 KiB, 4 × the receive chunk].
+        let chunk = cfg.receive_chunk as u64;
+        let recommended = (headroom / 16).clamp(64 << 10, (chunk * 4).max(64 << 10));
+        Advice {
+            recommended_chunk_bytes: recommended,
+            pressure,
+            result_page_rows: cfg.result_page_rows,
+        }
+    }
+}
+
 impl Reservoir {
     /// Opens the Reservoir in `dir` (the `.asa.reservoir` directory),
     /// creating it if needed, and recovers from the last run: queued jobs
@@ -524,21 +560,7 @@ impl Reservoir {
         }
         let active = st.jobs.values().filter(|e| e.job.state.is_active()).count();
         let queued = by_state["queued"];
-        let headroom = cfg.max_spool_bytes.saturating_sub(st.reserved);
-        let pressure = if active >= cfg.max_jobs
-            || headroom < cfg.baseline_reservation.min(cfg.max_spool_bytes)
-            || active * 4 >= cfg.max_jobs * 3
-        {
-            Pressure::Saturated
-        } else if st.current.is_none() && queued == 0 && active == 0 {
-            Pressure::Idle
-        } else {
-            Pressure::Busy
-        };
-        // A chunk that a sixteenth of the headroom covers, within
-        // [64 KiB, 4 × the receive chunk].
-        let chunk = cfg.receive_chunk as u64;
-        let recommended = (headroom / 16).clamp(64 << 10, (chunk * 4).max(64 << 10));
+        let advice = Advice::for_load(cfg, active, queued, st.reserved, st.current.is_some());
         let running = st.current_since.map_or(Duration::ZERO, |t| t.elapsed());
         let secs = (st.executing_time + running).as_secs_f64();
         let live = st.jobs.values().filter(|e| e.job.state.is_active()).map(|e| &e.job);
@@ -561,11 +583,7 @@ impl Reservoir {
                 0.0
             },
             statements_executed: st.executed_statements,
-            advice: Advice {
-                recommended_chunk_bytes: recommended,
-                pressure,
-                result_page_rows: cfg.result_page_rows,
-            },
+            advice,
         }
     }
 

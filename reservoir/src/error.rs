@@ -43,6 +43,16 @@ pub enum Error {
     /// committing a batch, reading the progress marker).
     #[error(transparent)]
     Sql(asadb_sql::Error),
+    /// The engine's backing store (the PostgreSQL server of the
+    /// `reservoir-pg` engine) is unreachable or refused a bookkeeping
+    /// statement for a reason that may pass (connection lost, server
+    /// shutting down, serialization failure). (503, retryable)
+    #[error("the reservoir's database is unavailable: {0}")]
+    Backend(String),
+    /// A broken invariant of the engine itself (a bug), never bad input.
+    /// (500)
+    #[error("internal reservoir error: {0}")]
+    Internal(String),
     /// File IO failed (500); the disk being full is told apart (507,
     /// `disk_full`, retryable once space is freed). A failed upload has
     /// already removed its spool file and released its reservation.
@@ -53,7 +63,8 @@ pub enum Error {
 impl Error {
     /// True when the same request may succeed later unchanged.
     pub fn is_retryable(&self) -> bool {
-        matches!(self, Error::CapacityExhausted(_) | Error::ShuttingDown) || self.is_disk_full()
+        matches!(self, Error::CapacityExhausted(_) | Error::ShuttingDown | Error::Backend(_))
+            || self.is_disk_full()
     }
 
     /// The file system is out of space (or quota).
@@ -77,6 +88,8 @@ impl Error {
             Error::Unsupported(_) => "unsupported",
             Error::Corrupt(_) => "corrupt",
             Error::ShuttingDown => "shutting_down",
+            Error::Backend(_) => "backend_unavailable",
+            Error::Internal(_) => "internal",
             Error::Io(_) if self.is_disk_full() => "disk_full",
             Error::Io(_) => "io",
             Error::Sql(_) => "sql_error",

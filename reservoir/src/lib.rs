@@ -34,8 +34,14 @@
 //!   live fields (`received_bytes` while receiving, `progress` and
 //!   `updated_at` while processing) change in memory between persisted
 //!   snapshots.
+//!
+//! These rules are one engine's form of the Reservoir's contract
+//! ([`contract`]: the `ReservoirEngine` trait, engine-neutral). The
+//! `reservoir-pg` crate is the other engine, on PostgreSQL; one
+//! behavioural suite (`tests/contract/`) runs against both.
 
 mod changes;
+pub mod contract;
 mod core;
 mod error;
 pub mod eventlog;
@@ -46,9 +52,10 @@ mod worker;
 
 pub use crate::changes::Change;
 pub use crate::core::{Advice, Config, Pressure, Reservoir, Stats, Submission, now_ms};
+pub use contract::{BodyUpload, Embedded, ReservoirEngine};
 pub use error::{Error, Result};
 pub use job::{
     ImportFormat, ImportMeta, ImportMode, Job, JobError, JobId, JobState, Progress, SubmitOptions,
 };
-pub use upload::Upload;
+pub use upload::{Upload, hex};
 pub use worker::{PROGRESS_TABLE, row_json};

@@ -317,8 +317,8 @@ impl Drop for Upload {
     }
 }
 
-/// Lowercase hex of bytes.
-pub(crate) fn hex(bytes: &[u8]) -> String {
+/// Lowercase hex of bytes (fingerprints, blob values).
+pub fn hex(bytes: &[u8]) -> String {
     use std::fmt::Write as _;
     let mut s = String::with_capacity(bytes.len() * 2);
     for b in bytes {

@@ -40,10 +40,7 @@ use crate::{Error, Result};
 /// The system table holding each running job's durable position.
 pub const PROGRESS_TABLE: &str = "_asadb_reservoir_progress";
 
-/// Most statements in one batch transaction.
-const BATCH_STATEMENTS: u64 = 1000;
-/// Most script bytes in one batch transaction.
-const BATCH_BYTES: u64 = 16 << 20;
+use crate::contract::{BATCH_BYTES, BATCH_STATEMENTS};
 /// Longest statement excerpt kept in errors and summaries.
 const EXCERPT: usize = 120;
 

@@ -5,10 +5,12 @@
 //! counts the request and its latency by matched route) and `auth` (the
 //! bearer token, checked before anything else — routing errors included —
 //! so an unauthenticated caller learns nothing but 401; the one exception
-//! is `GET` of the panel's static files, see [`crate::panel`]). Handlers never
-//! block the runtime: Reservoir calls that touch the disk (admission,
-//! cancel, resume, result pages, file submission) run on blocking threads,
-//! and request bodies are streamed by [`crate::upload`].
+//! is `GET` of the panel's static files, see [`crate::panel`]). Handlers
+//! talk to the Reservoir through its contract
+//! ([`asadb::reservoir::contract::ReservoirEngine`]): the embedded engine
+//! (which runs its blocking calls on tokio's blocking pool) or the
+//! PostgreSQL one (`--backend`, natively async) — the handlers do not know
+//! which. Request bodies are streamed by [`crate::upload`].
 //!
 //! Contract: `docs/api.md`.
 
@@ -18,9 +20,11 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use asadb::AsyncDatabase;
+use asadb::reservoir::contract::ReservoirEngine;
 use asadb::reservoir::{
-    self, ImportFormat, ImportMeta, ImportMode, Job, JobId, Reservoir, Submission, SubmitOptions,
+    self, ImportFormat, ImportMeta, ImportMode, Job, JobId, Submission, SubmitOptions,
 };
+use asadb_reservoir_pg::PgReservoir;
 use axum::body::Body;
 use axum::extract::{MatchedPath, Query, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
@@ -28,9 +32,7 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
-use parking_lot::Mutex;
 use serde::Deserialize;
-use tokio_util::sync::CancellationToken;
 
 use crate::error::{Error, Result};
 use crate::framing::FirstRequest;
@@ -40,20 +42,26 @@ use crate::token::Token;
 /// Longest accepted idempotency key, label, file name or table name.
 const MAX_HEADER_TEXT: usize = 1024;
 
+/// Where `/api/query` reads: the database the worker writes.
+pub enum Queries {
+    /// The embedded database `DIR/asadb.db`.
+    Embedded(AsyncDatabase),
+    /// The backend's PostgreSQL database (read-only transactions).
+    Postgres(Arc<PgReservoir>),
+}
+
 /// What every handler shares.
 pub struct AppState {
-    pub reservoir: Reservoir,
-    /// The database, for `/api/query` (the same engine the worker uses).
-    pub db: AsyncDatabase,
+    /// The Reservoir engine, embedded or PostgreSQL.
+    pub reservoir: Arc<dyn ReservoirEngine>,
+    /// The database, for `/api/query` (the same one the worker uses).
+    pub queries: Queries,
     pub token: Token,
     pub metrics: Metrics,
     /// Canonical directories `POST /api/reservoir/file` may read from.
     pub allow_file_dirs: Vec<PathBuf>,
     /// Whether the Reservoir's worker runs (jobs can end).
     pub worker: bool,
-    /// Uploads in flight, so `cancel` can wake a receiver that is waiting
-    /// for a client that sends nothing more.
-    pub uploads: Mutex<HashMap<JobId, CancellationToken>>,
     /// Change notification for `/api/reservoir/events`.
     pub events: crate::events::Hub,
 }
@@ -63,21 +71,21 @@ pub type App = Arc<AppState>;
 
 impl AppState {
     pub fn new(
-        reservoir: Reservoir,
-        db: AsyncDatabase,
+        reservoir: Arc<dyn ReservoirEngine>,
+        queries: Queries,
         token: Token,
         allow_file_dirs: Vec<PathBuf>,
         worker: bool,
+        events: crate::events::Hub,
     ) -> App {
         Arc::new(AppState {
-            events: crate::events::Hub::new(&reservoir),
+            events,
             reservoir,
-            db,
+            queries,
             token,
             metrics: Metrics::default(),
             allow_file_dirs,
             worker,
-            uploads: Mutex::new(HashMap::new()),
         })
     }
 }
@@ -137,16 +145,6 @@ async fn track(State(app): State<App>, req: Request, next: Next) -> Response {
     let resp = next.run(req).await;
     app.metrics.observe_request(method.as_str(), &route, resp.status().as_u16(), start.elapsed());
     resp
-}
-
-/// Runs a blocking Reservoir call off the runtime's threads.
-async fn blocking<T: Send + 'static>(
-    f: impl FnOnce() -> reservoir::Result<T> + Send + 'static,
-) -> Result<T> {
-    tokio::task::spawn_blocking(f)
-        .await
-        .map_err(|e| Error::Internal(format!("blocking task failed: {e}")))?
-        .map_err(Error::from)
 }
 
 /// The query string as a map; a malformed one is a 400.
@@ -214,7 +212,7 @@ async fn execute_stream(
     };
     let mut delay = std::time::Duration::from_millis(5);
     loop {
-        match app.reservoir.job(id) {
+        match app.reservoir.job(id).await {
             Ok(job) if job.state.is_terminal() => return Json(job).into_response(),
             Ok(_) => {}
             Err(e) => return Error::from(e).into_response(),
@@ -238,8 +236,7 @@ async fn upload_job(
         // A declared body on a connection's first request: bytes past it
         // are caught (see `framing`).
         let check = first.zip(opts.declared_size).map(|(Extension(f), n)| (f, n));
-        let res = app.reservoir.clone();
-        let upload = blocking(move || res.begin_upload(opts)).await?;
+        let upload = app.reservoir.begin_upload(opts).await?;
         crate::upload::receive(app, upload, body, check).await
     }
     .await;
@@ -320,40 +317,34 @@ fn submit_options(headers: &HeaderMap) -> Result<SubmitOptions> {
 }
 
 /// `GET /api/reservoir/jobs`: active jobs, newest update first.
-async fn list_jobs(State(app): State<App>) -> Json<serde_json::Value> {
-    let jobs: Vec<Job> = app.reservoir.active_jobs();
-    Json(serde_json::json!({ "jobs": jobs }))
+async fn list_jobs(State(app): State<App>) -> Result<Json<serde_json::Value>> {
+    let jobs: Vec<Job> = app.reservoir.active_jobs().await?;
+    Ok(Json(serde_json::json!({ "jobs": jobs })))
 }
 
 /// `GET /api/reservoir/job?id=`
 async fn get_job(State(app): State<App>, uri: Uri) -> Result<Json<Job>> {
     let id = job_id(&uri)?;
-    Ok(Json(app.reservoir.job(id)?))
+    Ok(Json(app.reservoir.job(id).await?))
 }
 
 /// `POST /api/reservoir/cancel?id=`
 async fn cancel_job(State(app): State<App>, uri: Uri) -> Result<Json<Job>> {
     let id = job_id(&uri)?;
-    let res = app.reservoir.clone();
-    let job = blocking(move || res.cancel(id)).await?;
-    // A receiving upload finishes its cancellation on its own thread; wake
-    // it in case its client has gone quiet.
-    if let Some(token) = app.uploads.lock().get(&id) {
-        token.cancel();
-    }
-    Ok(Json(job))
+    // A receiving upload learns of it through its cancel signal and
+    // finishes the cancellation itself (see `crate::upload`).
+    Ok(Json(app.reservoir.cancel(id).await?))
 }
 
 /// `POST /api/reservoir/resume?id=`
 async fn resume_job(State(app): State<App>, uri: Uri) -> Result<Json<Job>> {
     let id = job_id(&uri)?;
-    let res = app.reservoir.clone();
-    Ok(Json(blocking(move || res.resume(id)).await?))
+    Ok(Json(app.reservoir.resume(id).await?))
 }
 
 /// `GET /api/reservoir/stats`
-async fn stats(State(app): State<App>) -> Json<reservoir::Stats> {
-    Json(app.reservoir.stats())
+async fn stats(State(app): State<App>) -> Result<Json<reservoir::Stats>> {
+    Ok(Json(app.reservoir.stats().await?))
 }
 
 /// `GET /api/reservoir/result?id=&statement=&offset=&limit=`
@@ -367,24 +358,28 @@ async fn result_page(
     let offset = number(&q, "offset")?.unwrap_or(0);
     let limit = number(&q, "limit")?.unwrap_or(0);
     let limit = usize::try_from(limit).unwrap_or(usize::MAX);
-    let res = app.reservoir.clone();
-    Ok(Json(blocking(move || res.result(id, statement, offset, limit)).await?))
+    Ok(Json(app.reservoir.result(id, statement, offset, limit).await?))
 }
 
 /// `POST /api/query`
 async fn run_query(State(app): State<App>, body: Body) -> Result<Response> {
-    crate::query::run(&app.db, &app.metrics, body).await
+    match &app.queries {
+        Queries::Embedded(db) => crate::query::run(db, &app.metrics, body).await,
+        Queries::Postgres(pg) => crate::query::run_pg(pg, &app.metrics, body).await,
+    }
 }
 
 /// `GET /metrics`
-async fn metrics(State(app): State<App>) -> Response {
-    let a = app.db.stats();
-    let mut engine = crate::metrics::EngineGauges {
-        async_in_flight: a.in_flight,
-        async_held_transactions: a.held_transactions,
-        ..Default::default()
-    };
-    if let Some(db) = app.db.database().engine().db() {
+async fn metrics(State(app): State<App>) -> Result<Response> {
+    let mut engine = crate::metrics::EngineGauges::default();
+    if let Queries::Embedded(adb) = &app.queries {
+        let a = adb.stats();
+        engine.async_in_flight = a.in_flight;
+        engine.async_held_transactions = a.held_transactions;
+    }
+    if let Queries::Embedded(adb) = &app.queries
+        && let Some(db) = adb.database().engine().db()
+    {
         let d = db.stats();
         engine.pool_frames = d.pool.capacity;
         engine.pool_cached_frames = d.pool.cached;
@@ -396,8 +391,8 @@ async fn metrics(State(app): State<App>) -> Response {
         engine.commits = d.commits;
         engine.checkpoints = d.checkpoints;
     }
-    let text = app.metrics.render(&app.reservoir.stats(), &engine);
-    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], text).into_response()
+    let text = app.metrics.render(&app.reservoir.stats().await?, &engine);
+    Ok(([(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], text).into_response())
 }
 
 /// The JSON body of `POST /api/reservoir/file`.
@@ -442,9 +437,9 @@ async fn submit_file(State(app): State<App>, body: Body) -> Result<Response> {
             mode: req.mode.as_deref().map(str::parse).transpose()?.unwrap_or_default(),
         },
     };
-    let res = app.reservoir.clone();
-    let counted = Counted { inner: file, app: app.clone() };
-    Ok(submitted(blocking(move || res.submit(opts, counted)).await?))
+    let mut counted = Counted { inner: tokio::fs::File::from_std(file), app: app.clone() };
+    let sub = reservoir::contract::submit(&*app.reservoir, opts, &mut counted).await?;
+    Ok(submitted(sub))
 }
 
 /// A file reader that feeds the bytes-received counter.
@@ -453,11 +448,17 @@ struct Counted<R> {
     app: App,
 }
 
-impl<R: std::io::Read> std::io::Read for Counted<R> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.inner.read(buf)?;
+impl<R: tokio::io::AsyncRead + Unpin> tokio::io::AsyncRead for Counted<R> {
+    fn poll_read(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        let before = buf.filled().len();
+        let polled = std::pin::Pin::new(&mut self.inner).poll_read(cx, buf);
+        let n = buf.filled().len() - before;
         self.app.metrics.add_bytes_received(n as u64);
-        Ok(n)
+        polled
     }
 }
 

@@ -57,12 +57,40 @@ pub struct ServeArgs {
     /// Most rows in one result page [default: 250]
     #[arg(long, value_name = "N")]
     pub reservoir_result_page_rows: Option<usize>,
+    /// Spool bytes charged up front to a body without a declared length; it grows chunk by chunk [default: 2097152]
+    #[arg(long, value_name = "N")]
+    pub reservoir_baseline_reservation_bytes: Option<u64>,
     /// A directory whose files `POST /api/reservoir/file` may submit (repeatable)
     #[arg(long, value_name = "DIR")]
     pub allow_file_dir: Vec<PathBuf>,
     /// Do not run jobs: they are accepted and stay queued (maintenance, tests)
     #[arg(long)]
     pub no_worker: bool,
+    /// Keep the Reservoir and the data in PostgreSQL: postgres://USER@HOST:PORT/DB
+    /// (see docs/scale-out.md) [default: the embedded engine in DIR]
+    #[arg(long, value_name = "URL")]
+    pub backend: Option<String>,
+    /// The backend's password, first line of this file (when neither the URL nor PGPASSWORD has one)
+    #[arg(long, value_name = "FILE")]
+    pub backend_password_file: Option<PathBuf>,
+    /// A PEM root certificate: with sslmode=prefer|require in the URL, the server's certificate and host are verified against it
+    #[arg(long, value_name = "FILE")]
+    pub backend_ca_file: Option<PathBuf>,
+    /// The backend's engine-owned schema [default: asadb]
+    #[arg(long, value_name = "NAME")]
+    pub backend_schema: Option<String>,
+    /// How long a dead process keeps its jobs before another marks them interrupted, in seconds [default: 10]
+    #[arg(long, value_name = "N")]
+    pub backend_lease_seconds: Option<u64>,
+    /// Pooled backend connections of this process [default: 8]
+    #[arg(long, value_name = "N")]
+    pub backend_pool_size: Option<usize>,
+    /// No LISTEN/NOTIFY: wake by re-polling only (for engines without LISTEN)
+    #[arg(long)]
+    pub backend_poll_only: bool,
+    /// How often idle workers re-read the queue without a notification, in milliseconds [default: 2000]
+    #[arg(long, value_name = "MS")]
+    pub backend_poll_interval_ms: Option<u64>,
 }
 
 /// The keys of `asadb.toml`: the flags' names.
@@ -78,9 +106,18 @@ struct FileConfig {
     reservoir_job_ttl_seconds: Option<u64>,
     reservoir_progress_quantum_bytes: Option<u64>,
     reservoir_result_page_rows: Option<usize>,
+    reservoir_baseline_reservation_bytes: Option<u64>,
     #[serde(default)]
     allow_file_dir: Vec<PathBuf>,
     no_worker: Option<bool>,
+    backend: Option<String>,
+    backend_password_file: Option<PathBuf>,
+    backend_ca_file: Option<PathBuf>,
+    backend_schema: Option<String>,
+    backend_lease_seconds: Option<u64>,
+    backend_pool_size: Option<usize>,
+    backend_poll_only: Option<bool>,
+    backend_poll_interval_ms: Option<u64>,
 }
 
 /// The resolved settings of one `serve` run.
@@ -96,6 +133,9 @@ pub struct ServeConfig {
     pub config_file: Option<PathBuf>,
     /// Whether the Reservoir's worker runs queued jobs.
     pub worker: bool,
+    /// The PostgreSQL backend, when the Reservoir lives there (its
+    /// `reservoir` settings are filled in at start-up).
+    pub backend: Option<asadb_reservoir_pg::PgConfig>,
 }
 
 impl ServeArgs {
@@ -141,6 +181,11 @@ impl ServeArgs {
         if let Some(n) = self.reservoir_result_page_rows.or(file.reservoir_result_page_rows) {
             cfg.result_page_rows = positive("reservoir-result-page-rows", n as u64)? as usize;
         }
+        if let Some(n) =
+            self.reservoir_baseline_reservation_bytes.or(file.reservoir_baseline_reservation_bytes)
+        {
+            cfg.baseline_reservation = positive("reservoir-baseline-reservation-bytes", n)?;
+        }
         let dirs =
             if self.allow_file_dir.is_empty() { file.allow_file_dir } else { self.allow_file_dir };
         let allow_file_dirs = dirs
@@ -150,6 +195,63 @@ impl ServeArgs {
                     .map_err(|e| Error::Config(format!("--allow-file-dir {}: {e}", d.display())))
             })
             .collect::<Result<Vec<_>>>()?;
+        let worker = !(self.no_worker || file.no_worker.unwrap_or(false));
+        let backend_url = self.backend.or(file.backend);
+        let backend_only = [
+            (
+                "backend-password-file",
+                self.backend_password_file.is_some() || file.backend_password_file.is_some(),
+            ),
+            ("backend-ca-file", self.backend_ca_file.is_some() || file.backend_ca_file.is_some()),
+            ("backend-schema", self.backend_schema.is_some() || file.backend_schema.is_some()),
+            (
+                "backend-lease-seconds",
+                self.backend_lease_seconds.is_some() || file.backend_lease_seconds.is_some(),
+            ),
+            (
+                "backend-pool-size",
+                self.backend_pool_size.is_some() || file.backend_pool_size.is_some(),
+            ),
+            ("backend-poll-only", self.backend_poll_only || file.backend_poll_only.is_some()),
+            (
+                "backend-poll-interval-ms",
+                self.backend_poll_interval_ms.is_some() || file.backend_poll_interval_ms.is_some(),
+            ),
+        ];
+        if backend_url.is_none()
+            && let Some((name, _)) = backend_only.iter().find(|(_, set)| *set)
+        {
+            return Err(Error::Config(format!(
+                "{name} is a setting of the PostgreSQL backend: give --backend postgres://… too"
+            )));
+        }
+        let backend = match backend_url {
+            None => None,
+            Some(url) => {
+                let mut pg = asadb_reservoir_pg::PgConfig::new(url);
+                pg.password_file = self.backend_password_file.or(file.backend_password_file);
+                pg.ca_file = self.backend_ca_file.or(file.backend_ca_file);
+                if let Some(schema) = self.backend_schema.or(file.backend_schema) {
+                    pg.schema = schema;
+                }
+                if let Some(n) = self.backend_lease_seconds.or(file.backend_lease_seconds) {
+                    pg.lease = Duration::from_secs(positive("backend-lease-seconds", n)?);
+                }
+                if let Some(n) = self.backend_pool_size.or(file.backend_pool_size) {
+                    pg.pool_size = positive("backend-pool-size", n as u64)? as usize;
+                }
+                pg.listen = !(self.backend_poll_only || file.backend_poll_only.unwrap_or(false));
+                if let Some(n) = self.backend_poll_interval_ms.or(file.backend_poll_interval_ms) {
+                    pg.poll_interval =
+                        Duration::from_millis(positive("backend-poll-interval-ms", n)?);
+                }
+                pg.worker = worker;
+                pg.reservoir = cfg.clone();
+                // Refuse a bad URL, schema or password file now.
+                pg.connection().map_err(|e| Error::Config(format!("--backend: {e}")))?;
+                Some(pg)
+            }
+        };
         Ok(ServeConfig {
             data_dir,
             listen,
@@ -157,7 +259,8 @@ impl ServeArgs {
             reservoir: cfg,
             allow_file_dirs,
             config_file,
-            worker: !(self.no_worker || file.no_worker.unwrap_or(false)),
+            worker,
+            backend,
         })
     }
 }
@@ -237,6 +340,47 @@ mod tests {
             ..Default::default()
         };
         assert!(matches!(args.resolve(), Err(Error::Config(_))));
+    }
+
+    #[test]
+    fn backend_settings_are_checked_and_need_a_backend() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join(CONFIG_FILE),
+            "backend = \"postgres://asadb@127.0.0.1:5432/db\"\nbackend-schema = \"jobs_2\"\n\
+             backend-lease-seconds = 3\nbackend-poll-only = true\nreservoir-max-jobs = 7\n\
+             backend-poll-interval-ms = 500\nreservoir-baseline-reservation-bytes = 65536\n",
+        )
+        .unwrap();
+        let args = ServeArgs { data: Some(dir.path().into()), ..Default::default() };
+        let pg = args.resolve().unwrap().backend.expect("a backend");
+        assert_eq!(pg.schema, "jobs_2");
+        assert_eq!(pg.lease, Duration::from_secs(3));
+        assert!(!pg.listen);
+        assert_eq!(pg.poll_interval, Duration::from_millis(500));
+        assert_eq!(pg.reservoir.max_jobs, 7);
+        assert_eq!(pg.reservoir.baseline_reservation, 65536);
+        let dir = tempfile::tempdir().unwrap();
+        for bad in [
+            ServeArgs { backend: Some("mysql://x@y/z".into()), ..Default::default() },
+            ServeArgs {
+                backend: Some("postgres://u@h/db".into()),
+                backend_schema: Some("Bad!".into()),
+                ..Default::default()
+            },
+            ServeArgs { backend_schema: Some("s".into()), ..Default::default() },
+            ServeArgs { backend_poll_only: true, ..Default::default() },
+            ServeArgs { backend_poll_interval_ms: Some(100), ..Default::default() },
+            ServeArgs {
+                backend: Some("postgres://u@h/db".into()),
+                backend_poll_interval_ms: Some(0),
+                ..Default::default()
+            },
+            ServeArgs { reservoir_baseline_reservation_bytes: Some(0), ..Default::default() },
+        ] {
+            let args = ServeArgs { data: Some(dir.path().into()), ..bad };
+            assert!(matches!(args.resolve(), Err(Error::Config(_))));
+        }
     }
 
     #[test]

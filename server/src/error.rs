@@ -127,7 +127,7 @@ fn reservoir_status(e: &reservoir::Error) -> StatusCode {
         R::Conflict(_) | R::InvalidState(_) | R::Cancelled(_) => StatusCode::CONFLICT,
         R::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
         R::CapacityExhausted(_) => StatusCode::TOO_MANY_REQUESTS,
-        R::ShuttingDown => StatusCode::SERVICE_UNAVAILABLE,
+        R::ShuttingDown | R::Backend(_) => StatusCode::SERVICE_UNAVAILABLE,
         _ if e.is_disk_full() => StatusCode::INSUFFICIENT_STORAGE,
         _ => StatusCode::INTERNAL_SERVER_ERROR,
     }

@@ -37,7 +37,9 @@ use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
 
+use asadb::reservoir::contract::ReservoirEngine;
 use asadb::reservoir::{Job, JobId, JobState, Reservoir};
+use asadb_reservoir_pg::PgReservoir;
 use axum::extract::State;
 use axum::http::{HeaderValue, Uri, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -63,19 +65,112 @@ pub const TRANSITIONS: usize = 1024;
 /// What a reconnecting `EventSource` waits, sent as the stream's `retry`.
 const RETRY: Duration = Duration::from_secs(1);
 
+/// With the PostgreSQL backend, how often streams re-read while jobs are
+/// active (progress is not notified; the executing process writes it to
+/// the job row every 250 ms).
+pub const BACKEND_PROGRESS_EVERY: Duration = Duration::from_millis(250);
+
 /// A state transition: the change's version and the job's new snapshot.
 type Transition = (u64, Arc<Job>);
+
+/// Where streams read the snapshots.
+#[derive(Clone)]
+enum Source {
+    /// The embedded Reservoir: reads and versions under one lock.
+    Embedded(Reservoir),
+    /// The PostgreSQL backend: reads through the contract; the version is
+    /// the hub's, taken before each read.
+    Backend(Arc<dyn ReservoirEngine>),
+}
 
 /// The server's side of the Reservoir's change notification.
 pub struct Hub {
     version: watch::Sender<u64>,
     transitions: broadcast::Sender<Transition>,
     stop: CancellationToken,
+    source: Source,
 }
 
 impl Hub {
-    /// Subscribes to `reservoir`'s changes.
-    pub fn new(reservoir: &Reservoir) -> Hub {
+    /// Subscribes to the PostgreSQL backend's changes: the same NOTIFY
+    /// stream that wakes its workers (every state change of any job, from
+    /// any front-end). A task (on the current runtime) reads each changed
+    /// job and bumps the version; while jobs are active it bumps it every
+    /// [`BACKEND_PROGRESS_EVERY`] so streams re-read their progress; after
+    /// the listener reconnects (notifications may have been missed) it
+    /// bumps it once, so every stream re-reads. A state that lasts shorter
+    /// than that read may be seen only in the next one.
+    pub fn postgres(engine: Arc<PgReservoir>) -> Hub {
+        let version = watch::Sender::new(0u64);
+        let (transitions, _) = broadcast::channel(TRANSITIONS);
+        let stop = CancellationToken::new();
+        let (tx_version, tx_transitions, until) =
+            (version.clone(), transitions.clone(), stop.clone());
+        let mut events = engine.subscribe();
+        let dyn_engine: Arc<dyn ReservoirEngine> = engine;
+        let reader = dyn_engine.clone();
+        tokio::spawn(async move {
+            let bump = |tx: &watch::Sender<u64>| {
+                let mut v = 0;
+                tx.send_modify(|n| {
+                    *n += 1;
+                    v = *n;
+                });
+                v
+            };
+            let seed = |known: &mut HashMap<JobId, JobState>, jobs: Vec<Job>| {
+                known.clear();
+                known.extend(jobs.into_iter().map(|j| (j.id, j.state)));
+            };
+            let mut known: HashMap<JobId, JobState> = HashMap::new();
+            if let Ok(active) = reader.active_jobs().await {
+                seed(&mut known, active);
+            }
+            let mut tick = tokio::time::interval(BACKEND_PROGRESS_EVERY);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+            loop {
+                tokio::select! {
+                    event = events.recv() => match event {
+                        Ok(asadb_reservoir_pg::Event::Job { id, .. }) => match reader.job(id).await {
+                            Ok(job) => {
+                                let state = job.state;
+                                if known.insert(id, state) != Some(state) {
+                                    let v = *tx_version.borrow() + 1;
+                                    let _ = tx_transitions.send((v, Arc::new(job)));
+                                }
+                                if !state.is_active() {
+                                    known.remove(&id);
+                                }
+                                bump(&tx_version);
+                            }
+                            Err(_) => {
+                                known.remove(&id);
+                                bump(&tx_version);
+                            }
+                        },
+                        Ok(asadb_reservoir_pg::Event::Reconnected)
+                        | Err(broadcast::error::RecvError::Lagged(_)) => {
+                            if let Ok(active) = reader.active_jobs().await {
+                                seed(&mut known, active);
+                            }
+                            bump(&tx_version);
+                        }
+                        Err(broadcast::error::RecvError::Closed) => break,
+                    },
+                    _ = tick.tick() => {
+                        if !known.is_empty() {
+                            bump(&tx_version);
+                        }
+                    }
+                    () = until.cancelled() => break,
+                }
+            }
+        });
+        Hub { version, transitions, stop, source: Source::Backend(dyn_engine) }
+    }
+
+    /// Subscribes to the embedded `reservoir`'s changes.
+    pub fn embedded(reservoir: &Reservoir) -> Hub {
         let version = watch::Sender::new(reservoir.version());
         let (transitions, _) = broadcast::channel(TRANSITIONS);
         let (tx_version, tx_transitions) = (version.clone(), transitions.clone());
@@ -94,7 +189,12 @@ impl Hub {
             }
             tx_version.send_replace(c.version);
         });
-        Hub { version, transitions, stop: CancellationToken::new() }
+        Hub {
+            version,
+            transitions,
+            stop: CancellationToken::new(),
+            source: Source::Embedded(reservoir.clone()),
+        }
     }
 
     /// Ends every stream (server shutdown), now and for later requests.
@@ -128,10 +228,10 @@ pub async fn stream(State(app): State<App>, uri: Uri) -> Result<Response> {
     // Subscribed before the first read, so no transition after it is lost.
     let transitions = app.events.transitions.subscribe();
     if let Follow::One(id) = follow {
-        app.reservoir.job(id)?;
+        app.reservoir.job(id).await?;
     }
     let feed = Feed {
-        reservoir: app.reservoir.clone(),
+        source: app.events.source.clone(),
         follow,
         version: app.events.version.subscribe(),
         transitions,
@@ -164,7 +264,7 @@ struct Sent {
 
 /// One stream's state between events.
 struct Feed {
-    reservoir: Reservoir,
+    source: Source,
     follow: Follow,
     version: watch::Receiver<u64>,
     transitions: broadcast::Receiver<Transition>,
@@ -203,7 +303,7 @@ impl Feed {
             // Mark the current version seen before reading, so a change
             // made while reading wakes the next wait.
             self.version.borrow_and_update();
-            let due = self.collect();
+            let due = self.collect().await;
             self.last_collect = Instant::now();
             if !self.queue.is_empty() {
                 continue;
@@ -251,7 +351,7 @@ impl Feed {
 
     /// Reads what the stream follows and queues the events due now;
     /// returns when the next held-back change becomes due, if any.
-    fn collect(&mut self) -> Option<Instant> {
+    async fn collect(&mut self) -> Option<Instant> {
         let now = Instant::now();
         let mut due: Option<Instant> = None;
         let mut hold = |at: Option<Instant>| {
@@ -260,16 +360,21 @@ impl Feed {
             }
         };
         match self.follow {
-            Follow::One(id) => match self.reservoir.job_and_version(id) {
+            Follow::One(id) => match self.job_and_version(id).await {
                 Ok((job, version)) => {
                     self.opening(version, &[]);
                     self.transitions_until(version, now);
                     hold(self.offer(job, now));
                 }
-                Err(_) => self.gone(id),
+                Err(asadb::reservoir::Error::NotFound(_)) => self.gone(id),
+                // The backend is unreachable: try again later.
+                Err(_) => hold(Some(now + RETRY)),
             },
             Follow::Active => {
-                let (active, version) = self.reservoir.active_jobs_and_version();
+                let Some((active, version)) = self.active_jobs_and_version().await else {
+                    hold(Some(now + RETRY));
+                    return due;
+                };
                 if self.opening(version, &active) {
                     for job in &active {
                         self.sent.insert(job.id, Sent::of(job, now));
@@ -287,19 +392,58 @@ impl Feed {
                     let left: Vec<JobId> =
                         self.sent.keys().filter(|id| !seen.contains(id)).copied().collect();
                     for id in left {
-                        match self.reservoir.job(id) {
+                        match self.job(id).await {
                             Ok(job) => {
                                 self.offer(job, now);
                             }
-                            Err(_) => self.gone(id),
+                            Err(asadb::reservoir::Error::NotFound(_)) => self.gone(id),
+                            Err(_) => {}
                         }
                         self.sent.remove(&id);
                     }
                 }
-                hold(self.offer_stats(now));
+                let stats = self.stats().await;
+                if let Some(stats) = stats {
+                    hold(self.offer_stats(stats, now));
+                }
             }
         }
         due
+    }
+
+    /// A job and the version the read reflects (at least).
+    async fn job_and_version(&self, id: JobId) -> asadb::reservoir::Result<(Job, u64)> {
+        match &self.source {
+            Source::Embedded(r) => r.job_and_version(id),
+            Source::Backend(e) => {
+                let version = *self.version.borrow();
+                Ok((e.job(id).await?, version))
+            }
+        }
+    }
+
+    async fn active_jobs_and_version(&self) -> Option<(Vec<Job>, u64)> {
+        match &self.source {
+            Source::Embedded(r) => Some(r.active_jobs_and_version()),
+            Source::Backend(e) => {
+                let version = *self.version.borrow();
+                e.active_jobs().await.ok().map(|jobs| (jobs, version))
+            }
+        }
+    }
+
+    async fn job(&self, id: JobId) -> asadb::reservoir::Result<Job> {
+        match &self.source {
+            Source::Embedded(r) => r.job(id),
+            Source::Backend(e) => e.job(id).await,
+        }
+    }
+
+    async fn stats(&self) -> Option<asadb::reservoir::Stats> {
+        match &self.source {
+            Source::Embedded(r) => Some(r.stats()),
+            Source::Backend(e) => e.stats().await.ok(),
+        }
     }
 
     /// On the first read: queues the opening events and returns true.
@@ -387,8 +531,7 @@ impl Feed {
         }
     }
 
-    fn offer_stats(&mut self, now: Instant) -> Option<Instant> {
-        let stats = self.reservoir.stats();
+    fn offer_stats(&mut self, stats: asadb::reservoir::Stats, now: Instant) -> Option<Instant> {
         let body = without(&stats, "updated_at");
         if let Some((last, at)) = &self.stats_sent {
             if *last == body {

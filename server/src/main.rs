@@ -6,11 +6,15 @@
 //! - `asadb submit FILE`, `asadb jobs`, `asadb cancel ID` talk to a running
 //!   server: see [`client`];
 //! - `asadb check --db FILE` checks a database file: see [`check`];
-//! - `asadb sql --db FILE` is the embedded shell: see [`shell`].
+//! - `asadb sql --db FILE` is the embedded shell: see [`shell`];
+//! - `asadb reservoir reconcile|caps --backend URL` are operator commands
+//!   on a PostgreSQL backend: see [`reservoir_cmd`].
 //!
 //! `asadb serve` also serves the browser panel, a static page at `/`
 //! that talks to the same API with the token: see [`panel`]. This crate
-//! uses only the `asadb` facade. The HTTP contract is `docs/api.md`.
+//! uses the `asadb` facade and, beside it, the PostgreSQL engine
+//! (`asadb-reservoir-pg`, `serve --backend`; docs/scale-out.md). The HTTP
+//! contract is `docs/api.md`.
 
 mod api;
 mod check;
@@ -24,6 +28,7 @@ mod metrics;
 mod panel;
 mod panel_media;
 mod query;
+mod reservoir_cmd;
 mod schema;
 mod serve;
 mod shell;
@@ -46,7 +51,7 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Run the HTTP API server
-    Serve(config::ServeArgs),
+    Serve(Box<config::ServeArgs>),
     /// Stream a SQL script to a server as a job and follow it
     Submit(client::SubmitArgs),
     /// List a server's active jobs
@@ -57,6 +62,8 @@ enum Command {
     Check(check::CheckArgs),
     /// Run SQL on a database file (embedded shell; --jsonl for programs)
     Sql(shell::SqlArgs),
+    /// Operator commands on a PostgreSQL backend (reconcile, caps)
+    Reservoir(reservoir_cmd::ReservoirArgs),
 }
 
 fn main() -> ExitCode {
@@ -70,12 +77,13 @@ fn main() -> ExitCode {
         )
         .init();
     let result = match cli.command {
-        Command::Serve(args) => serve::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Serve(args) => serve::run(*args).map(|()| ExitCode::SUCCESS),
         Command::Submit(args) => client::submit(args),
         Command::Jobs(args) => client::jobs(args),
         Command::Cancel(args) => client::cancel(args),
         Command::Check(args) => check::run(args),
         Command::Sql(args) => shell::run(args),
+        Command::Reservoir(args) => reservoir_cmd::run(args),
     };
     match result {
         Ok(code) => code,

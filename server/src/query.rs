@@ -6,7 +6,9 @@
 //! that points writes and DDL to the Reservoir. At most
 //! [`MAX_QUERY_CHARS`] characters of SQL; [`PAGE_ROWS`] rows a page, only
 //! the page held in memory. Rows use the same JSON encoding as Reservoir
-//! result pages (`asadb::reservoir::row_json`).
+//! result pages (`asadb::reservoir::row_json`). With the PostgreSQL
+//! backend ([`run_pg`]) the statement runs in the backend's database in a
+//! `READ ONLY` transaction, with PostgreSQL's `$1 … $n` parameters.
 
 use asadb::{AsyncDatabase, ErrorKind, IntoParams, Params, Value};
 use axum::body::Body;
@@ -68,24 +70,77 @@ pub async fn run(db: &AsyncDatabase, metrics: &Metrics, body: Body) -> Result<Re
     let page = db.read_page(&req.sql, params, offset, PAGE_ROWS).await;
     metrics.observe_query(started.elapsed());
     let page = page?;
-    // Built by hand so every value is encoded like Reservoir result rows.
-    let mut out = String::with_capacity(256 + page.rows.len() * 32);
+    let rows = page.rows.iter().map(|r| r.values());
+    Ok(page_response(&page.columns[..], rows, offset as u64, page.next_offset.map(|n| n as u64)))
+}
+
+/// `POST /api/query` on the PostgreSQL backend: the same request and
+/// answer; the statement runs in the backend's database in a `READ ONLY`
+/// transaction (see `asadb_reservoir_pg::PgReservoir::read_page`), and its
+/// parameters are PostgreSQL's `$1 … $n`, given as a JSON array (named
+/// parameters are refused).
+pub async fn run_pg(
+    pg: &asadb_reservoir_pg::PgReservoir,
+    metrics: &Metrics,
+    body: Body,
+) -> Result<Response> {
+    let bytes = small_body(body, MAX_BODY_BYTES).await?;
+    let req: QueryRequest = serde_json::from_slice(&bytes)
+        .map_err(|e| Error::BadRequest(format!("invalid JSON body: {e}")))?;
+    let chars = req.sql.chars().count();
+    if chars > MAX_QUERY_CHARS {
+        return Err(Error::RequestTooLarge(format!(
+            "the query has {chars} characters, more than {MAX_QUERY_CHARS}: \
+             submit large scripts through the Reservoir (POST /api/reservoir/jobs)"
+        )));
+    }
+    let params = match req.params {
+        None | Some(serde_json::Value::Null) => Vec::new(),
+        Some(serde_json::Value::Array(items)) => {
+            items.into_iter().map(json_value).collect::<Result<Vec<Value>>>()?
+        }
+        Some(serde_json::Value::Object(_)) => {
+            return Err(Error::BadRequest(
+                "named parameters are not supported by the PostgreSQL backend: write $1 … $n \
+                 and send params as an array"
+                    .into(),
+            ));
+        }
+        Some(_) => return Err(Error::BadRequest("params must be an array or an object".into())),
+    };
+    let started = std::time::Instant::now();
+    let page = pg.read_page(&req.sql, &params, req.offset, PAGE_ROWS).await;
+    metrics.observe_query(started.elapsed());
+    let page = page?;
+    let rows = page.rows.iter().map(|r| r.as_slice());
+    Ok(page_response(&page.columns, rows, req.offset, page.next_offset))
+}
+
+/// The answer's JSON, built by hand so every value is encoded like
+/// Reservoir result rows.
+fn page_response<'a>(
+    columns: &[String],
+    rows: impl ExactSizeIterator<Item = &'a [Value]>,
+    offset: u64,
+    next_offset: Option<u64>,
+) -> Response {
+    let mut out = String::with_capacity(256 + rows.len() * 32);
     out.push_str("{\"columns\":");
-    out.push_str(&serde_json::to_string(&*page.columns).unwrap_or_else(|_| "[]".into()));
+    out.push_str(&serde_json::to_string(columns).unwrap_or_else(|_| "[]".into()));
     out.push_str(",\"rows\":[");
-    for (i, row) in page.rows.iter().enumerate() {
+    for (i, row) in rows.enumerate() {
         if i > 0 {
             out.push(',');
         }
-        asadb::reservoir::row_json(row.values(), &mut out);
+        asadb::reservoir::row_json(row, &mut out);
     }
     out.push_str(&format!("],\"offset\":{offset},\"next_offset\":"));
-    match page.next_offset {
+    match next_offset {
         Some(n) => out.push_str(&n.to_string()),
         None => out.push_str("null"),
     }
     out.push('}');
-    Ok(([(header::CONTENT_TYPE, "application/json")], out).into_response())
+    ([(header::CONTENT_TYPE, "application/json")], out).into_response()
 }
 
 /// JSON parameters: an array binds `?`/`?N`, an object binds `:name`.

@@ -75,7 +75,16 @@ pub struct ViewInfo {
 
 /// `GET /api/schema`
 pub async fn get(State(app): State<App>) -> Result<Json<SchemaInfo>> {
-    let db = app.db.database().clone();
+    let db = match &app.queries {
+        crate::api::Queries::Embedded(adb) => adb.database().clone(),
+        crate::api::Queries::Postgres(_) => {
+            return Err(Error::Reservoir(asadb::reservoir::Error::Unsupported(
+                "GET /api/schema describes the embedded database; with --backend, read \
+                 information_schema through /api/query"
+                    .into(),
+            )));
+        }
+    };
     tokio::task::spawn_blocking(move || describe(&db))
         .await
         .map_err(|e| Error::Internal(format!("blocking task failed: {e}")))?

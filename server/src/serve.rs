@@ -3,10 +3,13 @@
 //!
 //! Start-up order: resolve settings (refusing a non-loopback address
 //! without `--allow-remote`), create the data directory, load or create
-//! the token, open the Reservoir at `DIR/.asa.reservoir` (which recovers
-//! the previous run), open the database `DIR/asadb.db` and start the
-//! Reservoir's worker on it (unless `--no-worker`), bind, and only then
-//! print `listening on http://ADDR` — so a reader of stdout knows the
+//! the token, open the Reservoir — the embedded engine at
+//! `DIR/.asa.reservoir` (which recovers the previous run) with the database
+//! `DIR/asadb.db` and its worker (unless `--no-worker`), or with
+//! `--backend postgres://…` the PostgreSQL engine (which creates its
+//! schema, recovers dead processes' jobs, reconciles the capacity counters
+//! and starts its listener and worker; docs/scale-out.md) — bind, and only
+//! then print `listening on http://ADDR`, so a reader of stdout knows the
 //! server accepts connections.
 //!
 //! Shutdown: stop accepting, let in-flight requests finish for up to
@@ -18,10 +21,14 @@
 
 use std::time::Duration;
 
-use asadb::reservoir::Reservoir;
+use std::sync::Arc;
+
+use asadb::reservoir::contract::{Embedded, ReservoirEngine};
+use asadb::reservoir::{Reservoir, now_ms};
+use asadb_reservoir_pg::PgReservoir;
 use tokio_util::sync::CancellationToken;
 
-use crate::api::{self, AppState};
+use crate::api::{self, AppState, Queries};
 use crate::config::ServeArgs;
 use crate::error::{Error, Result};
 use crate::token::{Token, TokenSource};
@@ -40,18 +47,41 @@ pub fn run(args: ServeArgs) -> Result<()> {
         Error::Config(format!("cannot create data directory {}: {e}", cfg.data_dir.display()))
     })?;
     let (token, source) = Token::for_server(cfg.token_file.as_deref(), &cfg.data_dir)?;
-    let reservoir = Reservoir::open(&cfg.data_dir.join(RESERVOIR_DIR), cfg.reservoir.clone())?;
-    // One engine for DIR/asadb.db, shared by the worker (which runs queued
-    // jobs one at a time) and /api/query.
-    let db =
-        asadb::Database::open_with(cfg.data_dir.join(DATABASE_FILE), asadb::Options::default())?;
-    if cfg.worker {
-        reservoir.start_worker(db.engine())?;
-    }
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
-    let adb = {
-        let _in_runtime = rt.enter();
-        asadb::AsyncDatabase::new(db, asadb::AsyncOptions::default())?
+    let (reservoir, queries, adb, events) = match &cfg.backend {
+        Some(pg) => {
+            let engine = Arc::new(rt.block_on(PgReservoir::open(pg.clone()))?);
+            let dyn_engine: Arc<dyn ReservoirEngine> = engine.clone();
+            let events = {
+                let _in_runtime = rt.enter();
+                crate::events::Hub::postgres(engine.clone())
+            };
+            (dyn_engine, Queries::Postgres(engine), None, events)
+        }
+        None => {
+            let reservoir =
+                Reservoir::open(&cfg.data_dir.join(RESERVOIR_DIR), cfg.reservoir.clone())?;
+            // One engine for DIR/asadb.db, shared by the worker (which runs
+            // queued jobs one at a time) and /api/query.
+            let db = asadb::Database::open_with(
+                cfg.data_dir.join(DATABASE_FILE),
+                asadb::Options::default(),
+            )?;
+            if cfg.worker {
+                reservoir.start_worker(db.engine())?;
+            }
+            let adb = {
+                let _in_runtime = rt.enter();
+                asadb::AsyncDatabase::new(db, asadb::AsyncOptions::default())?
+            };
+            let events = crate::events::Hub::embedded(&reservoir);
+            (
+                Embedded::new(reservoir).into_engine(),
+                Queries::Embedded(adb.clone()),
+                Some(adb),
+                events,
+            )
+        }
     };
     let ttl = cfg.reservoir.job_ttl;
     let result = rt.block_on(async {
@@ -63,6 +93,14 @@ pub fn run(args: ServeArgs) -> Result<()> {
             println!("config: {}", file.display());
         }
         println!("data directory: {}", cfg.data_dir.display());
+        if let Some(pg) = &cfg.backend {
+            println!(
+                "backend: {} (schema {}{})",
+                asadb_reservoir_pg::redact(&pg.url),
+                pg.schema,
+                if pg.listen { "" } else { ", poll-only" }
+            );
+        }
         if !cfg.worker {
             println!("worker: off (--no-worker): jobs stay queued");
         }
@@ -76,15 +114,19 @@ pub fn run(args: ServeArgs) -> Result<()> {
         println!("panel: http://{addr}/");
         tracing::info!(%addr, "serving the HTTP API");
 
+        let embedded = queries_is_embedded(&queries);
         let app = AppState::new(
             reservoir.clone(),
-            adb.clone(),
+            queries,
             token,
             cfg.allow_file_dirs.clone(),
             cfg.worker,
+            events,
         );
         let stop = CancellationToken::new();
-        let sweeper = tokio::spawn(sweep_forever(reservoir.clone(), ttl, stop.clone()));
+        // The PostgreSQL engine sweeps by itself (one host at a time).
+        let sweeper =
+            embedded.then(|| tokio::spawn(sweep_forever(reservoir.clone(), ttl, stop.clone())));
         let server = tokio::spawn(
             axum::serve(
                 crate::framing::Listener(listener),
@@ -107,7 +149,9 @@ pub fn run(args: ServeArgs) -> Result<()> {
         stop.cancel();
         // Event streams never finish on their own.
         app.events.close();
-        let _ = sweeper.await;
+        if let Some(sweeper) = sweeper {
+            let _ = sweeper.await;
+        }
         match tokio::time::timeout(SHUTDOWN_GRACE, &mut server).await {
             Ok(ended) => ended.map_err(|e| Error::Internal(e.to_string()))??,
             Err(_) => {
@@ -122,8 +166,10 @@ pub fn run(args: ServeArgs) -> Result<()> {
     });
     // Stop admission and wait for the worker's current batch; then drain
     // the query pool and close the database (the worker is gone by then).
-    reservoir.shutdown();
-    if let Err(e) = rt.block_on(adb.shutdown()) {
+    rt.block_on(reservoir.shutdown());
+    if let Some(adb) = adb
+        && let Err(e) = rt.block_on(adb.shutdown())
+    {
         tracing::warn!("closing the database failed: {e}");
     }
     // Dropping the runtime drops connection tasks still running; their
@@ -133,8 +179,16 @@ pub fn run(args: ServeArgs) -> Result<()> {
     result
 }
 
+fn queries_is_embedded(q: &Queries) -> bool {
+    matches!(q, Queries::Embedded(_))
+}
+
 /// Removes expired terminal jobs every so often.
-async fn sweep_forever(reservoir: Reservoir, ttl: Duration, stop: CancellationToken) {
+async fn sweep_forever(
+    reservoir: Arc<dyn ReservoirEngine>,
+    ttl: Duration,
+    stop: CancellationToken,
+) {
     let every = (ttl / 4).clamp(Duration::from_secs(1), Duration::from_secs(60));
     let mut tick = tokio::time::interval(every);
     loop {
@@ -142,12 +196,10 @@ async fn sweep_forever(reservoir: Reservoir, ttl: Duration, stop: CancellationTo
             () = stop.cancelled() => return,
             _ = tick.tick() => {}
         }
-        let res = reservoir.clone();
-        match tokio::task::spawn_blocking(move || res.sweep()).await {
-            Ok(Ok(0)) => {}
-            Ok(Ok(n)) => tracing::info!(removed = n, "expired jobs removed"),
-            Ok(Err(e)) => tracing::warn!("sweeping expired jobs failed: {e}"),
-            Err(e) => tracing::warn!("sweeper task failed: {e}"),
+        match reservoir.sweep_at(now_ms()).await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(removed = n, "expired jobs removed"),
+            Err(e) => tracing::warn!("sweeping expired jobs failed: {e}"),
         }
     }
 }

@@ -34,6 +34,13 @@
 //! after the `;`; anything after the `;` on the same line is skipped.
 //! Reaching EOF before `\.` is an error (a truncated dump must not load
 //! half its rows silently).
+//!
+//! Non-blocking sources: a reader may return `ErrorKind::WouldBlock` when
+//! it has no bytes *yet* (an async producer that fetches the next chunk
+//! from the network). `next` then yields that error without ending the
+//! iterator and without losing anything scanned so far; the caller fetches
+//! more and calls `next` again, and the statements are exactly those of a
+//! blocking reader of the same bytes. Any other error ends the iterator.
 
 use std::io::Read;
 
@@ -328,6 +335,12 @@ impl<R: Read> Splitter<R> {
     /// The index the next statement will get (= statements returned so far).
     pub fn next_index(&self) -> u64 {
         self.next_index
+    }
+
+    /// The reader, e.g. to hand a non-blocking source more bytes after a
+    /// `WouldBlock` (see the module docs).
+    pub fn reader_mut(&mut self) -> &mut R {
+        &mut self.reader
     }
 
     /// The next statement, `None` at the end of the script.
@@ -821,6 +834,10 @@ impl<R: Read> Iterator for Splitter<R> {
             Ok(None) => {
                 self.done = true;
                 None
+            }
+            // The reader has nothing yet: resumable (see the module docs).
+            Err(Error::Io(e)) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                Some(Err(Error::Io(e)))
             }
             Err(e) => {
                 self.done = true;

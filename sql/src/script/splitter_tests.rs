@@ -311,3 +311,48 @@ fn read_errors_keep_their_kind() {
 fn minus_and_slash_that_are_not_comments() {
     assert_eq!(texts("SELECT 4-2; SELECT 4/2;-1;/2"), ["SELECT 4-2", "SELECT 4/2", "-1", "/2"]);
 }
+
+/// A reader that says `WouldBlock` before every byte it gives, as an
+/// async producer with nothing buffered yet would.
+struct Trickle<'a> {
+    data: &'a [u8],
+    ready: bool,
+}
+
+impl Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.data.is_empty() {
+            return Ok(0);
+        }
+        if !std::mem::replace(&mut self.ready, false) {
+            return Err(std::io::ErrorKind::WouldBlock.into());
+        }
+        buf[0] = self.data[0];
+        self.data = &self.data[1..];
+        Ok(1)
+    }
+}
+
+#[test]
+fn would_block_resumes_with_the_same_statements() {
+    let script = "CREATE TABLE t(a);\n-- note; here\nINSERT INTO t VALUES ('x;y''z'), ($q$;$q$);\n\
+                  COPY t (a) FROM stdin;\n1\n2\n\\.\nSELECT 'é' /* ; */;\nSELECT 2";
+    let expected: Vec<Statement> =
+        Splitter::new(script.as_bytes()).collect::<Result<_, _>>().unwrap();
+    let mut it = Splitter::new(Trickle { data: script.as_bytes(), ready: false });
+    let (mut got, mut blocked) = (Vec::new(), 0);
+    while let Some(next) = it.next() {
+        match next {
+            Ok(s) => got.push(s),
+            Err(Error::Io(e)) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                blocked += 1;
+                // The producer fetched more: the next read gives a byte.
+                it.reader_mut().ready = true;
+            }
+            Err(e) => panic!("{e}"),
+        }
+    }
+    assert_eq!(got, expected);
+    assert!(blocked > script.len() / 2, "the reader blocked {blocked} times");
+    assert_eq!(it.bytes_consumed(), script.len() as u64);
+}
