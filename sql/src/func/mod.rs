@@ -9,6 +9,8 @@
 //! no name lookups. Each family lives in its own module and owns its names
 //! and arities:
 //! - [`scalar`] — SQLite's core `func.c` (abs … zeroblob);
+//! - [`datetime`] — `date.c`: date, time, datetime, julianday, unixepoch,
+//!   strftime, timediff and the `CURRENT_*` functions;
 //!
 //! A family adds itself by a variant of [`Func`] and one line each in
 //! [`Func::resolve`], [`Func::call`] and [`Func::name`].
@@ -23,6 +25,7 @@
 //! `X LIKE Y ESCAPE Z` is `like(Y, X, Z)` and `X GLOB Y` is `glob(Y, X)`.
 
 mod aggregate;
+mod datetime;
 mod pattern;
 mod printf;
 mod scalar;
@@ -30,6 +33,7 @@ mod scalar;
 use std::cell::Cell;
 
 pub use aggregate::Aggregate;
+pub use datetime::DateTimeFn;
 pub use pattern::{glob, like};
 pub use scalar::{Scalar, glob_values, like_values};
 
@@ -40,6 +44,7 @@ use crate::value::{Collation, Value};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Func {
     Scalar(Scalar),
+    DateTime(DateTimeFn),
 }
 
 /// What a call may read besides its arguments.
@@ -81,6 +86,9 @@ impl Func {
         if let Some(r) = Scalar::resolve(&lower, nargs) {
             return r.map(Func::Scalar);
         }
+        if let Some(r) = DateTimeFn::resolve(&lower, nargs) {
+            return r.map(Func::DateTime);
+        }
         if is_aggregate(&lower) {
             return crate::errinput!("misuse of aggregate function {lower}()");
         }
@@ -91,6 +99,7 @@ impl Func {
     pub fn call(self, args: &[Value], env: &Env) -> Result<Value> {
         match self {
             Func::Scalar(f) => f.call(args, env),
+            Func::DateTime(f) => f.call(args, env),
         }
     }
 
@@ -98,6 +107,7 @@ impl Func {
     pub fn name(self) -> &'static str {
         match self {
             Func::Scalar(f) => f.name(),
+            Func::DateTime(f) => f.name(),
         }
     }
 
@@ -107,7 +117,7 @@ impl Func {
         match self {
             Func::Scalar(Scalar::Coalesce | Scalar::IfNull) => Some(Lazy::FirstNonNull),
             Func::Scalar(Scalar::Iif) => Some(Lazy::Iif),
-            Func::Scalar(_) => None,
+            Func::Scalar(_) | Func::DateTime(_) => None,
         }
     }
 
@@ -116,6 +126,8 @@ impl Func {
     pub fn is_deterministic(self) -> bool {
         match self {
             Func::Scalar(f) => !matches!(f, Scalar::Random | Scalar::RandomBlob),
+            // Any of them may read 'now' or the local time zone.
+            Func::DateTime(_) => false,
         }
     }
 }

@@ -52,8 +52,10 @@ pub enum Scalar {
     ZeroBlob,
 }
 
-/// Every core function: name, variant, and whether it takes `n` arguments.
-const TABLE: &[(&str, Scalar, fn(usize) -> bool)] = {
+/// A core function's name, variant, and whether it takes `n` arguments.
+type Entry = (&'static str, Scalar, fn(usize) -> bool);
+
+const TABLE: &[Entry] = {
     use Scalar as S;
     &[
         ("abs", S::Abs, |n| n == 1),
@@ -224,7 +226,7 @@ fn text_value(b: Vec<u8>) -> Value {
 }
 
 /// Byte slice up to the first NUL (what SQLite's C-string loops see).
-fn c_str(b: &[u8]) -> &[u8] {
+pub(super) fn c_str(b: &[u8]) -> &[u8] {
     match b.iter().position(|&c| c == 0) {
         Some(p) => &b[..p],
         None => b,

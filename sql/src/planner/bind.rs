@@ -661,6 +661,14 @@ impl<'a> Binder<'a> {
         if f.over.is_some() {
             return Err(Error::Unsupported("window functions".into()));
         }
+        // sqlparser reads the keywords CURRENT_DATE, CURRENT_TIME and
+        // CURRENT_TIMESTAMP as calls without an argument list; SQLite has
+        // no such functions to call with parentheses.
+        let keyword =
+            matches!(name.as_str(), "current_date" | "current_time" | "current_timestamp");
+        if keyword && !matches!(f.args, ast::FunctionArguments::None) {
+            return Err(Error::Parse(format!("near \"(\": {name} is not a function")));
+        }
         let (distinct, args) = match &f.args {
             ast::FunctionArguments::None => (false, Vec::new()),
             ast::FunctionArguments::List(l) => (
