@@ -1030,3 +1030,119 @@ fn localtime_and_utc_match_sqlite_in_other_zones() {
         );
     }
 }
+
+// ---- CURRENT_* and 'now' as column defaults ----
+
+const DEFAULTS_TABLE: &str = "CREATE TABLE ev(id INTEGER PRIMARY KEY, batch INTEGER, \
+    ts TEXT DEFAULT CURRENT_TIMESTAMP, d DEFAULT CURRENT_DATE, t DEFAULT current_time, \
+    dt DEFAULT (datetime('now')), jd REAL DEFAULT (julianday('now')), \
+    ue INTEGER DEFAULT (unixepoch()), ms DEFAULT (strftime('%Y-%m-%d %H:%M:%f', 'now')), \
+    nn TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP)";
+
+const DEFAULTS_INSERTS: &[&str] = &[
+    "INSERT INTO ev(batch) VALUES (1)",
+    "INSERT INTO ev DEFAULT VALUES",
+    "INSERT INTO ev(batch) WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 30000) \
+     SELECT 3 FROM c",
+    "INSERT INTO ev(batch, ts) VALUES (4, 'given'), (4, NULL)",
+    "INSERT OR REPLACE INTO ev(batch, nn) VALUES (5, NULL)",
+];
+
+/// Per row, what must agree with SQLite exactly: the storage classes and
+/// shapes of the defaults (their values are times, compared below).
+const DEFAULTS_SHAPE: &str = "SELECT batch, typeof(ts), length(ts), typeof(d), length(d), typeof(t), \
+    length(t), typeof(dt), typeof(jd), typeof(ue), length(ms), typeof(nn), ts = dt, ts = nn, \
+    d = date(dt), t = time(dt), ue = unixepoch(dt) FROM ev ORDER BY id";
+
+#[test]
+fn current_time_defaults_are_filled_per_statement() {
+    let c = rusqlite::Connection::open_in_memory().unwrap();
+    c.execute_batch(DEFAULTS_TABLE).unwrap();
+    for q in DEFAULTS_INSERTS {
+        c.execute_batch(q).unwrap();
+    }
+    let theirs = values_common::sqlite_query(&c, DEFAULTS_SHAPE).unwrap().1;
+    for e in engines() {
+        let mut s = e.session();
+        s.execute(DEFAULTS_TABLE, &Params::None).unwrap();
+        for q in DEFAULTS_INSERTS {
+            s.execute(q, &Params::None).unwrap_or_else(|e| panic!("{q}: {e}"));
+        }
+        assert_eq!(ours(&mut s, DEFAULTS_SHAPE).unwrap(), theirs);
+        // Every row of one statement got the same instant ...
+        let per_batch = "SELECT count(DISTINCT ms), count(DISTINCT jd) FROM ev WHERE batch = 3";
+        assert_eq!(
+            ours(&mut s, per_batch).unwrap(),
+            vec![vec![Value::Integer(1), Value::Integer(1)]]
+        );
+        // ... a later statement gets a later one, and that one is SQLite's
+        // clock reading at the time (both read the system clock to the
+        // millisecond).
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        let sqlite_now =
+            || values_common::sqlite_query(&c, "SELECT julianday('now')").unwrap().1[0][0].to_f64();
+        let before = sqlite_now();
+        s.execute("INSERT INTO ev(batch) VALUES (6)", &Params::None).unwrap();
+        let after = sqlite_now();
+        let jd = one(&mut s, "SELECT jd FROM ev WHERE batch = 6").to_f64();
+        let ms = 1.0 / 86_400_000.0;
+        assert!(before - ms <= jd && jd <= after + ms, "{before} <= {jd} <= {after}");
+        let later =
+            "SELECT (SELECT jd FROM ev WHERE batch = 6) > (SELECT max(jd) FROM ev WHERE batch = 3)";
+        assert_eq!(one(&mut s, later), Value::Integer(1));
+    }
+}
+
+/// A default that reads the clock is not a constant: ALTER TABLE ADD
+/// COLUMN refuses it when the table has rows (old rows could not be
+/// padded with it), as SQLite does, and takes it on an empty table.
+#[test]
+fn non_constant_defaults_in_alter_table() {
+    let steps: &[(&str, bool)] = &[
+        ("CREATE TABLE a(x)", true),
+        ("ALTER TABLE a ADD COLUMN y DEFAULT CURRENT_TIMESTAMP", true),
+        ("ALTER TABLE a ADD COLUMN z NOT NULL DEFAULT NULL", true),
+        ("INSERT INTO a(x, z) VALUES (1, 2)", true),
+        ("ALTER TABLE a ADD COLUMN w DEFAULT CURRENT_TIMESTAMP", false),
+        ("ALTER TABLE a ADD COLUMN w DEFAULT (datetime('now'))", false),
+        ("ALTER TABLE a ADD COLUMN w NOT NULL", false),
+        ("ALTER TABLE a ADD COLUMN w DEFAULT 'const'", true),
+    ];
+    for e in engines() {
+        let c = rusqlite::Connection::open_in_memory().unwrap();
+        let mut s = e.session();
+        for (q, ok) in steps {
+            assert_eq!(c.execute_batch(q).is_ok(), *ok, "SQLite: {q}");
+            assert_eq!(s.execute(q, &Params::None).is_ok(), *ok, "ours: {q}");
+        }
+        let q = "SELECT x, typeof(y), length(y), z, w FROM a";
+        assert_eq!(ours(&mut s, q).unwrap(), values_common::sqlite_query(&c, q).unwrap().1);
+    }
+}
+
+/// The defaults survive the catalog: a reopened database file still
+/// fills them in.
+#[test]
+fn current_time_defaults_after_reopen() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("d.db");
+    {
+        let e = Engine::open(&path, asadb_txn::Options::default()).unwrap();
+        let mut s = e.session();
+        s.execute(DEFAULTS_TABLE, &Params::None).unwrap();
+    }
+    let e = Engine::open(&path, asadb_txn::Options::default()).unwrap();
+    let mut s = e.session();
+    s.execute("INSERT INTO ev(batch) VALUES (1), (2)", &Params::None).unwrap();
+    let q = "SELECT count(*), count(DISTINCT ts), min(ts = dt AND ts = nn AND d = date(dt)), \
+             typeof(min(jd)) FROM ev";
+    assert_eq!(
+        ours(&mut s, q).unwrap(),
+        vec![vec![
+            Value::Integer(2),
+            Value::Integer(1),
+            Value::Integer(1),
+            Value::Text("real".into())
+        ]]
+    );
+}
