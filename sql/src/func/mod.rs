@@ -11,6 +11,7 @@
 //! - [`scalar`] — SQLite's core `func.c` (abs … zeroblob);
 //! - [`datetime`] — `date.c`: date, time, datetime, julianday, unixepoch,
 //!   strftime, timediff and the `CURRENT_*` functions;
+//! - [`math`] — the `SQLITE_ENABLE_MATH_FUNCTIONS` set (acos … trunc);
 //!
 //! A family adds itself by a variant of [`Func`] and one line each in
 //! [`Func::resolve`], [`Func::call`] and [`Func::name`].
@@ -26,6 +27,7 @@
 
 mod aggregate;
 mod datetime;
+mod math;
 mod pattern;
 mod printf;
 mod scalar;
@@ -34,6 +36,7 @@ use std::cell::Cell;
 
 pub use aggregate::Aggregate;
 pub use datetime::DateTimeFn;
+pub use math::Math;
 pub use pattern::{glob, like};
 pub use scalar::{Scalar, glob_values, like_values};
 
@@ -45,6 +48,7 @@ use crate::value::{Collation, Value};
 pub enum Func {
     Scalar(Scalar),
     DateTime(DateTimeFn),
+    Math(Math),
 }
 
 /// What a call may read besides its arguments.
@@ -89,6 +93,9 @@ impl Func {
         if let Some(r) = DateTimeFn::resolve(&lower, nargs) {
             return r.map(Func::DateTime);
         }
+        if let Some(r) = Math::resolve(&lower, nargs) {
+            return r.map(Func::Math);
+        }
         if is_aggregate(&lower) {
             return crate::errinput!("misuse of aggregate function {lower}()");
         }
@@ -100,6 +107,7 @@ impl Func {
         match self {
             Func::Scalar(f) => f.call(args, env),
             Func::DateTime(f) => f.call(args, env),
+            Func::Math(f) => f.call(args, env),
         }
     }
 
@@ -108,6 +116,7 @@ impl Func {
         match self {
             Func::Scalar(f) => f.name(),
             Func::DateTime(f) => f.name(),
+            Func::Math(f) => f.name(),
         }
     }
 
@@ -117,7 +126,7 @@ impl Func {
         match self {
             Func::Scalar(Scalar::Coalesce | Scalar::IfNull) => Some(Lazy::FirstNonNull),
             Func::Scalar(Scalar::Iif) => Some(Lazy::Iif),
-            Func::Scalar(_) | Func::DateTime(_) => None,
+            Func::Scalar(_) | Func::DateTime(_) | Func::Math(_) => None,
         }
     }
 
@@ -128,6 +137,7 @@ impl Func {
             Func::Scalar(f) => !matches!(f, Scalar::Random | Scalar::RandomBlob),
             // Any of them may read 'now' or the local time zone.
             Func::DateTime(_) => false,
+            Func::Math(_) => true,
         }
     }
 }

@@ -567,6 +567,23 @@ impl<'a> Binder<'a> {
                 }
                 self.call(name, &asts, args)?
             }
+            // sqlparser reads CEIL(x) and FLOOR(x) as their own expressions
+            // (with SQL-standard `TO field` and scale forms SQLite lacks).
+            A::Ceil { expr, field } | A::Floor { expr, field } => {
+                let name = if matches!(e, A::Ceil { .. }) { "ceil" } else { "floor" };
+                match field {
+                    ast::CeilFloorKind::DateTimeField(ast::DateTimeField::NoDateTime) => {
+                        let args = vec![self.bind_expr(expr)?];
+                        self.call(name, &[expr.as_ref()], args)?
+                    }
+                    ast::CeilFloorKind::Scale(_) => {
+                        return crate::func::wrong_args(name);
+                    }
+                    ast::CeilFloorKind::DateTimeField(_) => {
+                        return Err(Error::Parse(format!("near \"TO\": {name}(… TO …)")));
+                    }
+                }
+            }
             _ => return Err(Error::Unsupported(format!("expression {e}"))),
         })
     }
