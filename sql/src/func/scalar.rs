@@ -55,10 +55,11 @@ pub enum Scalar {
     ZeroBlob,
 }
 
-/// A core function's name, variant, and whether it takes `n` arguments.
-type Entry = (&'static str, Scalar, fn(usize) -> bool);
+/// Whether a function takes `n` arguments.
+type Arity = fn(usize) -> bool;
 
-const TABLE: &[Entry] = {
+/// Every core function: name, variant, and its arity rule.
+const TABLE: &[(&str, Scalar, Arity)] = {
     use Scalar as S;
     &[
         ("abs", S::Abs, |n| n == 1),
