@@ -60,6 +60,11 @@ pub(super) fn step_all(
 ) -> Result<()> {
     let mut args = Vec::new();
     for (a, call) in states.iter_mut().zip(aggs) {
+        if let Some(f) = &call.filter
+            && !f.is_true(r, cx)?
+        {
+            continue;
+        }
         args.clear();
         for e in &call.args {
             args.push(e.eval(r, cx)?);

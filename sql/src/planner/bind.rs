@@ -109,6 +109,11 @@ pub struct Binder<'a> {
     /// Where aggregate calls go while binding an aggregate query's
     /// projection, HAVING and ORDER BY; `None` where they are not allowed.
     pub aggs: Option<Vec<AggCall>>,
+    /// Where window function calls go while binding a SELECT's
+    /// projection and ORDER BY; `None` where they are not allowed.
+    pub wins: Option<Vec<super::window::BoundWin>>,
+    /// The named windows (`WINDOW w AS (…)`) of the SELECT being bound.
+    pub windows: Arc<Vec<ast::NamedWindowDefinition>>,
     pub next_sub: usize,
     /// Common table expressions in scope, innermost last.
     pub ctes: Vec<Cte>,
@@ -184,6 +189,8 @@ impl<'a> Binder<'a> {
             scopes: Vec::new(),
             levels: Vec::new(),
             aggs: None,
+            wins: None,
+            windows: Arc::default(),
             next_sub: 0,
             ctes: Vec::new(),
             query_depth: 0,
@@ -279,7 +286,7 @@ impl<'a> Binder<'a> {
         }
     }
 
-    fn coll_of(&self, ast_e: &ast::Expr, e: &Expr) -> Option<Collation> {
+    pub(super) fn coll_of(&self, ast_e: &ast::Expr, e: &Expr) -> Option<Collation> {
         if let ast::Expr::Collate { collation, .. } = ast_e {
             return object_name(collation).ok().map(|n| match n.to_ascii_lowercase().as_str() {
                 "nocase" => Collation::NoCase,
@@ -678,8 +685,11 @@ impl<'a> Binder<'a> {
 
     fn function(&mut self, f: &ast::Function) -> Result<Expr> {
         let name = object_name(&f.name)?.to_ascii_lowercase();
-        if f.over.is_some() {
-            return Err(Error::Unsupported("window functions".into()));
+        if let Some(over) = &f.over {
+            return self.window_call(&name, f, over);
+        }
+        if super::window::is_window_only(&name) {
+            return Err(Error::InvalidInput(format!("misuse of window function {name}()")));
         }
         // sqlparser reads the keywords CURRENT_DATE, CURRENT_TIME and
         // CURRENT_TIMESTAMP as calls without an argument list; SQLite has
@@ -723,6 +733,7 @@ impl<'a> Binder<'a> {
             let asts = if star { Vec::new() } else { arg_exprs(&args)? };
             let mut bound = Vec::new();
             let mut err = None;
+            let mut filter = None;
             for a in &asts {
                 match self.bind_expr(a) {
                     Ok(b) => bound.push(b),
@@ -732,8 +743,17 @@ impl<'a> Binder<'a> {
                     }
                 }
             }
+            if err.is_none()
+                && let Some(w) = f.filter.as_deref()
+            {
+                // FILTER binds with no aggregates allowed inside.
+                match self.bind_expr(w) {
+                    Ok(x) => filter = Some(x),
+                    Err(e) => err = Some(e),
+                }
+            }
             let j = saved.len();
-            saved.push(AggCall { name: name.clone(), distinct, args: bound });
+            saved.push(AggCall { name: name.clone(), distinct, args: bound, filter });
             self.aggs = Some(saved);
             if let Some(e) = err {
                 return Err(e);
@@ -741,6 +761,11 @@ impl<'a> Binder<'a> {
             // Validate the name and arity now, not at run time.
             vals::Aggregate::new(&name, distinct, asts.len())?;
             return Ok(Expr::Agg(j));
+        }
+        if f.filter.is_some() {
+            return Err(Error::InvalidInput(format!(
+                "FILTER may not be used with non-aggregate {name}()"
+            )));
         }
         let asts = arg_exprs(&args)?;
         let mut bound = Vec::new();
@@ -788,9 +813,11 @@ impl<'a> Binder<'a> {
         let depth = self.scopes.len();
         self.levels.truncate(depth);
         let saved_aggs = self.aggs.take();
+        let saved_wins = self.wins.take();
         let saved_aliases = std::mem::take(&mut self.aliases);
         let plan = super::plan_query(self, q);
         self.aggs = saved_aggs;
+        self.wins = saved_wins;
         self.aliases = saved_aliases;
         let plan = plan?;
         let info = self.levels.get(depth).cloned().unwrap_or_default();
@@ -815,6 +842,8 @@ impl<'a> Binder<'a> {
         let scopes = std::mem::take(&mut self.scopes);
         let levels = std::mem::take(&mut self.levels);
         let aggs = self.aggs.take();
+        let wins = self.wins.take();
+        let windows = std::mem::take(&mut self.windows);
         let aliases = std::mem::take(&mut self.aliases);
         // Views and CTEs come from other texts: no source names there.
         let source = self.source.take();
@@ -823,6 +852,8 @@ impl<'a> Binder<'a> {
         self.scopes = scopes;
         self.levels = levels;
         self.aggs = aggs;
+        self.wins = wins;
+        self.windows = windows;
         self.aliases = aliases;
         r
     }
