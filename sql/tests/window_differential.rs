@@ -318,3 +318,49 @@ fn excludes_match_sqlite() {
     }
     assert!(diffs.is_empty(), "{} queries differ from SQLite", diffs.len());
 }
+
+/// Without an outer ORDER BY, rows come out in the window's order (as
+/// SQLite's do), and rows that tie under the window's ORDER BY keep
+/// their input order in both engines.
+const UNORDERED: &[&str] = &[
+    "SELECT id, row_number() OVER (ORDER BY x) FROM t",
+    "SELECT id, g, row_number() OVER (PARTITION BY g) FROM t",
+    "SELECT id, rank() OVER (PARTITION BY g ORDER BY x DESC) FROM t",
+    "SELECT id, row_number() OVER (ORDER BY g), lag(id) OVER (ORDER BY g) FROM t",
+    "SELECT id, first_value(id) OVER (PARTITION BY s COLLATE NOCASE) FROM t",
+    "SELECT g, sum(x), row_number() OVER (ORDER BY sum(x)) FROM t GROUP BY g",
+    "SELECT id, sum(x) OVER () FROM t",
+];
+
+#[test]
+fn unordered_window_queries_match_sqlite_in_order() {
+    let mut diffs = Vec::new();
+    for e in engines() {
+        let (mut s, c) = setup(&e);
+        diffs.extend(UNORDERED.iter().filter_map(|q| compare(&mut s, &c, q)));
+    }
+    for d in &diffs {
+        println!("{d}");
+    }
+    assert!(diffs.is_empty(), "{} queries differ from SQLite", diffs.len());
+}
+
+/// Several windows: the rows come out in SQLite's order.
+#[test]
+fn several_windows_come_out_in_sqlite_order() {
+    let mut diffs = Vec::new();
+    for e in engines() {
+        let (mut s, c) = setup(&e);
+        for q in [
+            "SELECT id, row_number() OVER (ORDER BY x, id), rank() OVER (ORDER BY id DESC) FROM t",
+            "SELECT id, rank() OVER (ORDER BY id DESC), row_number() OVER (ORDER BY s, id) FROM t",
+            "SELECT id, sum(x) OVER (PARTITION BY g), count(*) OVER (ORDER BY y, id), sum(id) OVER (PARTITION BY g) FROM t",
+        ] {
+            diffs.extend(compare(&mut s, &c, q));
+        }
+    }
+    for d in &diffs {
+        println!("{d}");
+    }
+    assert!(diffs.is_empty(), "{} queries differ from SQLite", diffs.len());
+}

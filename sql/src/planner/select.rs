@@ -628,8 +628,9 @@ fn post_agg_win(
 }
 
 /// Groups window calls by window (same PARTITION BY and ORDER BY) into
-/// nested [`Node::Window`] stages over `node` (rows of `in_width`), in
-/// order of first appearance; answers the plan and, for each call, the
+/// nested [`Node::Window`] stages over `node` (rows of `in_width`); the
+/// window that appears first is the outermost stage, so rows come out in
+/// its order, as SQLite's do. Answers the plan and, for each call, the
 /// column its result lands in.
 fn window_stages(
     mut node: Node,
@@ -646,7 +647,7 @@ fn window_stages(
     }
     let mut cols = vec![0; wins.len()];
     let mut next = in_width;
-    for (partition, order, members) in stages {
+    for (partition, order, members) in stages.into_iter().rev() {
         let mut calls = Vec::with_capacity(members.len());
         for j in members {
             cols[j] = next;
