@@ -260,7 +260,7 @@ impl Binder<'_> {
             .iter()
             .map(|e| {
                 let x = self.bind_expr(e)?;
-                let coll = self.coll_of(e, &x).unwrap_or(Collation::Binary);
+                let coll = self.collation(&x).unwrap_or(Collation::Binary);
                 Ok(SortKey { expr: x, desc: false, coll, nulls_first: true })
             })
             .collect::<Result<Vec<_>>>()?;
@@ -269,7 +269,7 @@ impl Binder<'_> {
             .iter()
             .map(|o| {
                 let x = self.bind_expr(&o.expr)?;
-                let coll = self.coll_of(&o.expr, &x).unwrap_or(Collation::Binary);
+                let coll = self.collation(&x).unwrap_or(Collation::Binary);
                 let desc = matches!(o.options.sort, Some(ast::OrderBySort::Desc));
                 let nulls_first = o.options.nulls_first.unwrap_or(!desc);
                 Ok(SortKey { expr: x, desc, coll, nulls_first })
