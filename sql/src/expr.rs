@@ -163,6 +163,9 @@ pub enum Expr {
     /// An aggregate's result; only exists between binding and the
     /// aggregate rewrite.
     Agg(usize),
+    /// A window function's result; only exists between binding and the
+    /// window rewrite (see `planner::select`).
+    Win(usize),
 }
 
 fn boolv(b: bool) -> Value {
@@ -375,6 +378,9 @@ impl Expr {
             Expr::Agg(_) => {
                 return Err(Error::InvalidInput("misuse of aggregate function".into()));
             }
+            Expr::Win(_) => {
+                return Err(Error::InvalidInput("misuse of window function".into()));
+            }
         })
     }
 
@@ -446,7 +452,8 @@ impl Expr {
             | Expr::Column(_)
             | Expr::Outer { .. }
             | Expr::Param(_)
-            | Expr::Agg(_) => {}
+            | Expr::Agg(_)
+            | Expr::Win(_) => {}
         }
     }
 
@@ -532,7 +539,8 @@ impl Expr {
             | Expr::Column(_)
             | Expr::Outer { .. }
             | Expr::Param(_)
-            | Expr::Agg(_)) => e,
+            | Expr::Agg(_)
+            | Expr::Win(_)) => e,
         };
         Ok(e)
     }
@@ -579,7 +587,9 @@ impl Expr {
     /// True if evaluating needs no row (literals, parameters, outer rows).
     pub fn is_row_free(&self) -> bool {
         let mut free = true;
-        self.walk(&mut |e| free &= !matches!(e, Expr::Column(_) | Expr::Sub { .. } | Expr::Agg(_)));
+        self.walk(&mut |e| {
+            free &= !matches!(e, Expr::Column(_) | Expr::Sub { .. } | Expr::Agg(_) | Expr::Win(_))
+        });
         free
     }
 

@@ -27,13 +27,99 @@ use sqlparser::ast::{self, BinaryOperator, Expr, UnaryOperator};
 use sqlparser::dialect::{Dialect, Precedence, SQLiteDialect};
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
-use sqlparser::tokenizer::Token;
+use sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer};
 
 use crate::{Error, Result};
 
 /// Parses every statement of `sql` with SQLite's grammar.
 pub fn parse_sql(sql: &str) -> Result<Vec<ast::Statement>> {
-    Parser::parse_sql(&SqliteGrammar, sql).map_err(|e| Error::Parse(e.to_string()))
+    let perr = |e: ParserError| Error::Parse(e.to_string());
+    let tokens =
+        Tokenizer::new(&SqliteGrammar, sql).tokenize_with_location().map_err(|e| perr(e.into()))?;
+    let tokens = window_excludes(tokens);
+    Parser::new(&SqliteGrammar).with_tokens_with_locations(tokens).parse_statements().map_err(perr)
+}
+
+/// A window frame's `EXCLUDE NO OTHERS | CURRENT ROW | GROUP | TIES`,
+/// which `sqlparser` does not parse: the clause is taken out of the token
+/// stream and its mode carried in the window's name (the identifier that
+/// may open a window specification, `OVER (base …)`), after
+/// [`crate::planner::window::EXCLUDE_MARK`]; the binder splits it off.
+fn window_excludes(mut tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
+    let kw = |t: &TokenWithSpan| match &t.token {
+        Token::Word(w) if w.quote_style.is_none() => Some(w.value.to_ascii_uppercase()),
+        _ => None,
+    };
+    let mut i = 0;
+    while i < tokens.len() {
+        if kw(&tokens[i]).as_deref() != Some("EXCLUDE") {
+            i += 1;
+            continue;
+        }
+        // The next two significant tokens name the mode.
+        let sig: Vec<usize> = (i + 1..tokens.len())
+            .filter(|&j| !matches!(tokens[j].token, Token::Whitespace(_)))
+            .take(2)
+            .collect();
+        let at = |k: usize| sig.get(k).and_then(|&j| kw(&tokens[j]));
+        let (mode, len) = match (at(0).as_deref(), at(1).as_deref()) {
+            (Some("NO"), Some("OTHERS")) => ("no others", 2),
+            (Some("CURRENT"), Some("ROW")) => ("current row", 2),
+            (Some("GROUP"), _) => ("group", 1),
+            (Some("TIES"), _) => ("ties", 1),
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        // The window specification's opening parenthesis.
+        let mut depth = 0usize;
+        let mut open = None;
+        for j in (0..i).rev() {
+            match tokens[j].token {
+                Token::RParen => depth += 1,
+                Token::LParen if depth == 0 => {
+                    open = Some(j);
+                    break;
+                }
+                Token::LParen => depth -= 1,
+                _ => {}
+            }
+        }
+        let Some(open) = open else {
+            i += 1;
+            continue;
+        };
+        let last = sig[len - 1];
+        tokens.drain(i..=last);
+        let first = (open + 1..i).find(|&j| !matches!(tokens[j].token, Token::Whitespace(_)));
+        let mark = crate::planner::window::EXCLUDE_MARK;
+        match first.map(|j| (j, &mut tokens[j].token)) {
+            Some((_, Token::Word(w)))
+                if !matches!(
+                    w.keyword,
+                    Keyword::PARTITION
+                        | Keyword::ORDER
+                        | Keyword::ROWS
+                        | Keyword::RANGE
+                        | Keyword::GROUPS
+                ) =>
+            {
+                w.value = format!("{}{mark}{mode}", w.value);
+            }
+            _ => {
+                let span = tokens[open].span;
+                let word = Token::Word(sqlparser::tokenizer::Word {
+                    value: format!("{mark}{mode}"),
+                    quote_style: None,
+                    keyword: Keyword::NoKeyword,
+                });
+                tokens.insert(open + 1, TokenWithSpan { token: word, span });
+            }
+        }
+        i += 1;
+    }
+    tokens
 }
 
 /// Parses exactly one statement.

@@ -4,7 +4,8 @@
 //! (and `CREATE INDEX`) statements in the catalog are parsed, edited as
 //! ASTs and written back; no row is rewritten. Rows stored before an ADD
 //! COLUMN are shorter than the new definition: readers pad them with the
-//! column's default (a constant, as SQLite requires).
+//! column's default (a constant, as SQLite requires when the table has
+//! rows).
 
 use sqlparser::ast;
 
@@ -50,6 +51,10 @@ pub fn alter_table(store: &dyn RowStore, schema: &Schema, at: &ast::AlterTable) 
                         column_def.name.value
                     )));
                 }
+                // As SQLite: a default that old rows cannot be padded with
+                // (not a constant, or NULL for a NOT NULL column) is refused
+                // only when there are old rows.
+                let empty = store.max_rowid(&t)?.is_none();
                 let mut default_null = true;
                 for o in &column_def.options {
                     match &o.option {
@@ -59,7 +64,7 @@ pub fn alter_table(store: &dyn RowStore, schema: &Schema, at: &ast::AlterTable) 
                             ));
                         }
                         ast::ColumnOption::Default(e) => {
-                            if catalog::constant_default(e).is_none() {
+                            if catalog::constant_default(e).is_none() && !empty {
                                 return Err(Error::InvalidInput(
                                     "Cannot add a column with non-constant default".into(),
                                 ));
@@ -76,7 +81,7 @@ pub fn alter_table(store: &dyn RowStore, schema: &Schema, at: &ast::AlterTable) 
                     .options
                     .iter()
                     .any(|o| matches!(o.option, ast::ColumnOption::NotNull));
-                if not_null && default_null {
+                if not_null && default_null && !empty {
                     return Err(Error::InvalidInput(
                         "Cannot add a NOT NULL column with default value NULL".into(),
                     ));

@@ -67,6 +67,10 @@ struct Target {
     table: Arc<TableDef>,
     indexes: Vec<Arc<IndexDef>>,
     checks: Vec<(Expr, String)>,
+    /// Column defaults, bound once per statement and evaluated for each row
+    /// that needs one, in the statement's environment: `CURRENT_TIMESTAMP`
+    /// or `datetime('now')` give every row of one statement the same
+    /// instant, as in SQLite.
     defaults: Vec<Option<Expr>>,
     /// The largest rowid in the table as far as this statement knows:
     /// read once from the store, then raised by every row this statement

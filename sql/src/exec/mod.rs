@@ -19,6 +19,7 @@ pub mod sort;
 mod stream;
 mod subquery;
 pub mod vals;
+mod window;
 
 use aggregate::*;
 use join::*;
@@ -204,6 +205,12 @@ pub fn build(node: &Node) -> Box<dyn Operator> {
             })
         }
         Node::Sort { input, keys } => Box::new(sort::SortOp::new(build(input), keys.clone())),
+        Node::Window { input, partition, order, calls } => Box::new(window::WindowOp::new(
+            build(input),
+            partition.clone(),
+            order.clone(),
+            calls.clone(),
+        )),
         Node::Limit { input, limit, offset } => Box::new(LimitOp {
             input: build(input),
             limit: limit.clone(),

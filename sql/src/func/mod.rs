@@ -9,6 +9,9 @@
 //! no name lookups. Each family lives in its own module and owns its names
 //! and arities:
 //! - [`scalar`] — SQLite's core `func.c` (abs … zeroblob);
+//! - [`datetime`] — `date.c`: date, time, datetime, julianday, unixepoch,
+//!   strftime, timediff and the `CURRENT_*` functions;
+//! - [`math`] — the `SQLITE_ENABLE_MATH_FUNCTIONS` set (acos … trunc);
 //!
 //! A family adds itself by a variant of [`Func`] and one line each in
 //! [`Func::resolve`], [`Func::call`] and [`Func::name`].
@@ -23,6 +26,8 @@
 //! `X LIKE Y ESCAPE Z` is `like(Y, X, Z)` and `X GLOB Y` is `glob(Y, X)`.
 
 mod aggregate;
+mod datetime;
+mod math;
 mod pattern;
 mod printf;
 mod scalar;
@@ -30,6 +35,8 @@ mod scalar;
 use std::cell::Cell;
 
 pub use aggregate::Aggregate;
+pub use datetime::DateTimeFn;
+pub use math::Math;
 pub use pattern::{glob, like};
 pub use scalar::{Scalar, glob_values, like_values};
 
@@ -40,6 +47,8 @@ use crate::value::{Collation, Value};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Func {
     Scalar(Scalar),
+    DateTime(DateTimeFn),
+    Math(Math),
 }
 
 /// What a call may read besides its arguments.
@@ -81,6 +90,12 @@ impl Func {
         if let Some(r) = Scalar::resolve(&lower, nargs) {
             return r.map(Func::Scalar);
         }
+        if let Some(r) = DateTimeFn::resolve(&lower, nargs) {
+            return r.map(Func::DateTime);
+        }
+        if let Some(r) = Math::resolve(&lower, nargs) {
+            return r.map(Func::Math);
+        }
         if is_aggregate(&lower) {
             return crate::errinput!("misuse of aggregate function {lower}()");
         }
@@ -91,6 +106,8 @@ impl Func {
     pub fn call(self, args: &[Value], env: &Env) -> Result<Value> {
         match self {
             Func::Scalar(f) => f.call(args, env),
+            Func::DateTime(f) => f.call(args, env),
+            Func::Math(f) => f.call(args, env),
         }
     }
 
@@ -98,6 +115,8 @@ impl Func {
     pub fn name(self) -> &'static str {
         match self {
             Func::Scalar(f) => f.name(),
+            Func::DateTime(f) => f.name(),
+            Func::Math(f) => f.name(),
         }
     }
 
@@ -107,7 +126,7 @@ impl Func {
         match self {
             Func::Scalar(Scalar::Coalesce | Scalar::IfNull) => Some(Lazy::FirstNonNull),
             Func::Scalar(Scalar::Iif) => Some(Lazy::Iif),
-            Func::Scalar(_) => None,
+            Func::Scalar(_) | Func::DateTime(_) | Func::Math(_) => None,
         }
     }
 
@@ -116,6 +135,9 @@ impl Func {
     pub fn is_deterministic(self) -> bool {
         match self {
             Func::Scalar(f) => !matches!(f, Scalar::Random | Scalar::RandomBlob),
+            // Any of them may read 'now' or the local time zone.
+            Func::DateTime(_) => false,
+            Func::Math(_) => true,
         }
     }
 }

@@ -49,6 +49,9 @@ pub enum Scalar {
     Substring,
     TypeOf,
     Unicode,
+    Unistr,
+    UnistrQuote,
+    SqliteVersion,
     ZeroBlob,
 }
 
@@ -97,6 +100,9 @@ const TABLE: &[(&str, Scalar, Arity)] = {
         ("substring", S::Substring, |n| n == 2 || n == 3),
         ("typeof", S::TypeOf, |n| n == 1),
         ("unicode", S::Unicode, |n| n == 1),
+        ("unistr", S::Unistr, |n| n == 1),
+        ("unistr_quote", S::UnistrQuote, |n| n == 1),
+        ("sqlite_version", S::SqliteVersion, |n| n == 0),
         ("zeroblob", S::ZeroBlob, |n| n == 1),
     ]
 };
@@ -210,6 +216,14 @@ impl Scalar {
                 }
                 _ => Value::Null,
             }),
+            S::Unistr => unistr(&args[0]),
+            S::UnistrQuote => Ok(match &args[0] {
+                Value::Text(_) => text_value(printf::format(b"%#Q", args)?),
+                other => Value::Text(quote(other)),
+            }),
+            // The SQLite release whose behaviour this engine follows (and
+            // our differential tests compare against).
+            S::SqliteVersion => Ok(Value::Text("3.54.1".into())),
             S::ZeroBlob => {
                 let len = args[0].to_i64().max(0);
                 if len as u64 > MAX_LENGTH as u64 {
@@ -227,7 +241,7 @@ fn text_value(b: Vec<u8>) -> Value {
 }
 
 /// Byte slice up to the first NUL (what SQLite's C-string loops see).
-fn c_str(b: &[u8]) -> &[u8] {
+pub(super) fn c_str(b: &[u8]) -> &[u8] {
     match b.iter().position(|&c| c == 0) {
         Some(p) => &b[..p],
         None => b,
@@ -381,6 +395,72 @@ fn unhex(v: &Value, pass: Option<&Value>) -> Value {
         i += 2;
     }
     Value::Blob(out)
+}
+
+/// `unistr(x)`: the escapes `\XXXX`, `\uXXXX`, `\+XXXXXX` and
+/// `\UXXXXXXXX` become that code point (in UTF-8), a doubled backslash one
+/// backslash; any other backslash is SQLite's "invalid Unicode escape"
+/// error. Code points that are not valid UTF-8 read as U+FFFD (see the
+/// `value` module docs).
+fn unistr(v: &Value) -> Result<Value> {
+    let Some(z) = v.text_bytes() else { return Ok(Value::Null) };
+    let hex = |at: usize, n: usize| -> Option<u32> {
+        let d = z.get(at..at + n)?;
+        d.iter()
+            .all(u8::is_ascii_hexdigit)
+            .then(|| d.iter().fold(0u32, |v, &c| (v << 4) | u32::from(hex_val(c))))
+    };
+    let mut out = Vec::with_capacity(z.len());
+    let mut i = 0;
+    while i < z.len() {
+        // SQLite looks for the next backslash only up to a NUL.
+        let next = z[i..].iter().position(|&c| c == b'\\' || c == 0).filter(|&p| z[i + p] == b'\\');
+        let Some(p) = next else {
+            out.extend_from_slice(&z[i..]);
+            break;
+        };
+        out.extend_from_slice(&z[i..i + p]);
+        i += p;
+        let (cp, len) = match z.get(i + 1) {
+            Some(b'\\') => {
+                out.push(b'\\');
+                i += 2;
+                continue;
+            }
+            Some(c) if c.is_ascii_hexdigit() => (hex(i + 1, 4), 5),
+            Some(b'+') => (hex(i + 2, 6), 8),
+            Some(b'u') => (hex(i + 2, 4), 6),
+            Some(b'U') => (hex(i + 2, 8), 10),
+            _ => (None, 0),
+        };
+        let Some(cp) = cp else { return crate::errinput!("invalid Unicode escape") };
+        push_utf8(&mut out, cp);
+        i += len;
+    }
+    Ok(text_value(out))
+}
+
+/// SQLite's `sqlite3AppendOneUtf8Character`: up to four bytes, whatever the
+/// code point.
+fn push_utf8(out: &mut Vec<u8>, v: u32) {
+    if v < 0x80 {
+        out.push(v as u8);
+    } else if v < 0x800 {
+        out.extend([0xc0 + ((v >> 6) & 0x1f) as u8, 0x80 + (v & 0x3f) as u8]);
+    } else if v < 0x10000 {
+        out.extend([
+            0xe0 + ((v >> 12) & 0x0f) as u8,
+            0x80 + ((v >> 6) & 0x3f) as u8,
+            0x80 + (v & 0x3f) as u8,
+        ]);
+    } else {
+        out.extend([
+            0xf0 + ((v >> 18) & 0x07) as u8,
+            0x80 + ((v >> 12) & 0x3f) as u8,
+            0x80 + ((v >> 6) & 0x3f) as u8,
+            0x80 + (v & 0x3f) as u8,
+        ]);
+    }
 }
 
 /// `iif(c1, v1, c2, v2, …, [else])`: CASE WHEN c1 THEN v1 … ELSE else END.

@@ -121,6 +121,11 @@ pub struct Binder<'a> {
     /// allows none there is not an error in SQLite, whose code for EXISTS
     /// never computes the select list.
     pub unevaluated: Vec<usize>,
+    /// Where window function calls go while binding a SELECT's
+    /// projection and ORDER BY; `None` where they are not allowed.
+    pub wins: Option<Vec<super::window::BoundWin>>,
+    /// The named windows (`WINDOW w AS (…)`) of the SELECT being bound.
+    pub windows: Arc<Vec<ast::NamedWindowDefinition>>,
     pub next_sub: usize,
     /// Common table expressions in scope, innermost last.
     pub ctes: Vec<Cte>,
@@ -199,6 +204,8 @@ impl<'a> Binder<'a> {
             outer_aggs: Vec::new(),
             exists_levels: Vec::new(),
             unevaluated: Vec::new(),
+            wins: None,
+            windows: Arc::default(),
             next_sub: 0,
             ctes: Vec::new(),
             query_depth: 0,
@@ -634,6 +641,23 @@ impl<'a> Binder<'a> {
                 }
                 self.call(name, args)?
             }
+            // sqlparser reads CEIL(x) and FLOOR(x) as their own expressions
+            // (with SQL-standard `TO field` and scale forms SQLite lacks).
+            A::Ceil { expr, field } | A::Floor { expr, field } => {
+                let name = if matches!(e, A::Ceil { .. }) { "ceil" } else { "floor" };
+                match field {
+                    ast::CeilFloorKind::DateTimeField(ast::DateTimeField::NoDateTime) => {
+                        let args = vec![self.bind_expr(expr)?];
+                        self.call(name, args)?
+                    }
+                    ast::CeilFloorKind::Scale(_) => {
+                        return crate::func::wrong_args(name);
+                    }
+                    ast::CeilFloorKind::DateTimeField(_) => {
+                        return Err(Error::Parse(format!("near \"TO\": {name}(… TO …)")));
+                    }
+                }
+            }
             _ => return Err(Error::Unsupported(format!("expression {e}"))),
         })
     }
@@ -725,8 +749,19 @@ impl<'a> Binder<'a> {
 
     fn function(&mut self, f: &ast::Function) -> Result<Expr> {
         let name = object_name(&f.name)?.to_ascii_lowercase();
-        if f.over.is_some() {
-            return Err(Error::Unsupported("window functions".into()));
+        if let Some(over) = &f.over {
+            return self.window_call(&name, f, over);
+        }
+        if super::window::is_window_only(&name) {
+            return Err(Error::InvalidInput(format!("misuse of window function {name}()")));
+        }
+        // sqlparser reads the keywords CURRENT_DATE, CURRENT_TIME and
+        // CURRENT_TIMESTAMP as calls without an argument list; SQLite has
+        // no such functions to call with parentheses.
+        let keyword =
+            matches!(name.as_str(), "current_date" | "current_time" | "current_timestamp");
+        if keyword && !matches!(f.args, ast::FunctionArguments::None) {
+            return Err(Error::Parse(format!("near \"(\": {name} is not a function")));
         }
         if !f.within_group.is_empty() || f.null_treatment.is_some() || f.uses_odbc_syntax {
             return Err(Error::Unsupported(format!("this form of a call to {name}()")));
@@ -906,10 +941,12 @@ impl<'a> Binder<'a> {
     ) -> Result<(Arc<SubPlan>, Option<Affinity>, Option<Collation>)> {
         let depth = self.scopes.len();
         self.levels.truncate(depth);
+        let saved_wins = self.wins.take();
         let saved_aliases = std::mem::take(&mut self.aliases);
         self.outer_aggs.push((depth.wrapping_sub(1), self.aggs.take()));
         let plan = super::plan_query(self, q);
         self.aggs = self.outer_aggs.pop().and_then(|(_, a)| a);
+        self.wins = saved_wins;
         self.aliases = saved_aliases;
         let plan = plan?;
         let info = self.levels.get(depth).cloned().unwrap_or_default();
@@ -939,6 +976,8 @@ impl<'a> Binder<'a> {
         let outer_aggs = std::mem::take(&mut self.outer_aggs);
         let exists_levels = std::mem::take(&mut self.exists_levels);
         let unevaluated = std::mem::take(&mut self.unevaluated);
+        let wins = self.wins.take();
+        let windows = std::mem::take(&mut self.windows);
         let aliases = std::mem::take(&mut self.aliases);
         // Views and CTEs come from other texts: no source names there.
         let source = self.source.take();
@@ -950,6 +989,8 @@ impl<'a> Binder<'a> {
         self.outer_aggs = outer_aggs;
         self.exists_levels = exists_levels;
         self.unevaluated = unevaluated;
+        self.wins = wins;
+        self.windows = windows;
         self.aliases = aliases;
         r
     }

@@ -26,6 +26,7 @@ mod cte;
 mod from;
 mod names;
 mod select;
+pub mod window;
 
 use std::ops::Bound;
 use std::sync::Arc;
@@ -126,6 +127,70 @@ pub struct JoinKey {
     pub right: Expr,
     pub aff: Option<Affinity>,
     pub coll: Collation,
+}
+
+/// A window function (see `exec::window`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WinFunc {
+    RowNumber,
+    Rank,
+    DenseRank,
+    PercentRank,
+    CumeDist,
+    Ntile,
+    Lag,
+    Lead,
+    FirstValue,
+    LastValue,
+    NthValue,
+    /// An aggregate (`count`, `sum`, …) over the frame.
+    Agg(String),
+}
+
+/// A frame's units.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FrameUnits {
+    Rows,
+    Range,
+    Groups,
+}
+
+/// One end of a frame; offsets are constant expressions.
+#[derive(Clone, Debug)]
+pub enum FrameBound {
+    UnboundedPreceding,
+    Preceding(Expr),
+    CurrentRow,
+    Following(Expr),
+    UnboundedFollowing,
+}
+
+/// `EXCLUDE …` of a frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exclude {
+    NoOthers,
+    CurrentRow,
+    Group,
+    Ties,
+}
+
+/// A frame: `units BETWEEN start AND end EXCLUDE exclude`.
+#[derive(Clone, Debug)]
+pub struct Frame {
+    pub units: FrameUnits,
+    pub start: FrameBound,
+    pub end: FrameBound,
+    pub exclude: Exclude,
+}
+
+/// One window function call: the function, its arguments, its FILTER
+/// and its frame (PARTITION BY and ORDER BY are the [`Node::Window`]'s).
+#[derive(Clone, Debug)]
+pub struct WinCall {
+    pub func: WinFunc,
+    pub args: Vec<Expr>,
+    pub filter: Option<Expr>,
+    pub frame: Frame,
 }
 
 /// A sort key over the rows of the node below.
@@ -235,6 +300,15 @@ pub enum Node {
         limit: Option<Expr>,
         offset: Option<Expr>,
     },
+    /// Window functions over one window (run by `exec::window`): the
+    /// input sorted by `partition ++ order` (spilling like any sort), each
+    /// row out with one column per call appended.
+    Window {
+        input: Box<Node>,
+        partition: Vec<SortKey>,
+        order: Vec<SortKey>,
+        calls: Vec<WinCall>,
+    },
     /// The working row of the recursive CTE `id`: one row of `width`.
     WorkingRow {
         name: String,
@@ -294,6 +368,12 @@ impl Node {
                 format!("AGGREGATE {} keys, {} aggregates", keys.len(), aggs.len())
             }
             Node::Sort { keys, .. } => format!("SORT {} keys", keys.len()),
+            Node::Window { partition, order, calls, .. } => format!(
+                "WINDOW {} partition keys, {} order keys, {} functions",
+                partition.len(),
+                order.len(),
+                calls.len()
+            ),
             Node::Limit { .. } => "LIMIT".into(),
             Node::Distinct { .. } => "DISTINCT".into(),
             Node::SetOp { op, .. } => format!("{op:?}").to_uppercase(),
@@ -328,6 +408,7 @@ impl Node {
             | Node::Project { input, .. }
             | Node::Aggregate { input, .. }
             | Node::Sort { input, .. }
+            | Node::Window { input, .. }
             | Node::Limit { input, .. }
             | Node::Distinct { input, .. } => vec![input],
             Node::Join { left, right, .. } | Node::SetOp { left, right, .. } => vec![left, right],

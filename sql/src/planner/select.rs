@@ -264,8 +264,13 @@ pub(super) fn plan_select(
     let rels = from_rels(b, &s.from)?;
     b.push_scope(scope_of(&rels));
     let saved_aggs = b.aggs.take();
+    let saved_wins = b.wins.take();
+    let saved_windows =
+        std::mem::replace(&mut b.windows, std::sync::Arc::new(s.named_window.clone()));
     let r = plan_select_in_scope(b, s, rels, order, limit, offset);
     b.aggs = saved_aggs;
+    b.wins = saved_wins;
+    b.windows = saved_windows;
     b.pop_scope();
     r
 }
@@ -332,8 +337,9 @@ pub(super) fn plan_select_in_scope(
         }
     }
 
-    // Projection (aggregates collected on the side).
+    // Projection (aggregates and window calls collected on the side).
     b.aggs = Some(Vec::new());
+    b.wins = Some(Vec::new());
     let level = b.scopes.len() - 1;
     let unevaluated = b.exists_levels.last() == Some(&level);
     if unevaluated {
@@ -347,11 +353,13 @@ pub(super) fn plan_select_in_scope(
     let n = out.len();
     b.aliases = out.iter().filter_map(|o| Some((o.alias.clone()?, o.expr.clone()))).collect();
 
-    // HAVING.
+    // HAVING (no window functions there).
+    let wins_so_far = b.wins.take();
     let having = match &s.having {
         Some(h) => Some(b.bind_expr(h)?),
         None => None,
     };
+    b.wins = wins_so_far;
 
     // ORDER BY terms: positions, aliases, or expressions (maybe hidden).
     let mut hidden: Vec<Expr> = Vec::new();
@@ -415,6 +423,7 @@ pub(super) fn plan_select_in_scope(
         sort_keys.push(SortKey { expr: Expr::Column(k), desc, coll, nulls_first });
     }
     let aggs = b.aggs.take().unwrap_or_default();
+    let wins = b.wins.take().unwrap_or_default();
     b.aliases.clear();
 
     // GROUP BY.
@@ -461,10 +470,14 @@ pub(super) fn plan_select_in_scope(
     // FROM + WHERE, asking the scan for the ORDER BY's order when one
     // table's rows go straight to the output.
     let distinct = matches!(s.distinct, Some(ast::Distinct::Distinct));
-    let minmax = min_max_column(b, &aggs, &group, having.is_some(), &where_c, &rels);
+    let minmax = if wins.is_empty() {
+        min_max_column(b, &aggs, &group, having.is_some(), &where_c, &rels)
+    } else {
+        None
+    };
     let want: Option<Vec<OrderTerm>> = if let Some(m) = minmax {
         Some(vec![m])
-    } else if !is_agg && !distinct && rels.len() == 1 {
+    } else if !is_agg && !distinct && rels.len() == 1 && wins.is_empty() {
         order_terms.into_iter().collect::<Option<Vec<_>>>().filter(|v| !v.is_empty())
     } else {
         None
@@ -502,6 +515,28 @@ pub(super) fn plan_select_in_scope(
         if let Some(h) = having {
             node = Node::Filter { input: Box::new(node), pred: h };
         }
+    }
+    if !wins.is_empty() {
+        let in_width = if is_agg { group.len() + aggs.len() + width } else { width };
+        let wins = if is_agg {
+            let nk = group.len();
+            wins.into_iter()
+                .map(|w| post_agg_win(w, &group, nk, width))
+                .collect::<Result<Vec<_>>>()?
+        } else {
+            wins
+        };
+        let (n2, cols) = window_stages(node, wins, in_width);
+        node = n2;
+        exprs = exprs
+            .into_iter()
+            .map(|e| {
+                e.transform(&mut |x| match x {
+                    Expr::Win(j) => Ok(Expr::Column(cols[j])),
+                    x => Ok(x),
+                })
+            })
+            .collect::<Result<_>>()?;
     }
     let total = exprs.len();
     // Rows already in output order: LIMIT/OFFSET count them before the
@@ -624,6 +659,55 @@ pub(super) fn push_rel_columns(b: &Binder, r: &Rel, out: &mut Vec<OutCol>) {
             alias: None,
         });
     }
+}
+
+/// A window call bound to input rows, rewritten over aggregate output
+/// rows (see [`post_agg`]).
+fn post_agg_win(
+    mut w: super::window::BoundWin,
+    keys: &[Expr],
+    nk: usize,
+    width: usize,
+) -> Result<super::window::BoundWin> {
+    let rw = |e: Expr| post_agg(e, keys, nk, width);
+    for k in w.partition.iter_mut().chain(w.order.iter_mut()) {
+        k.expr = rw(k.expr.clone())?;
+    }
+    w.call.args = w.call.args.into_iter().map(rw).collect::<Result<_>>()?;
+    w.call.filter = w.call.filter.map(rw).transpose()?;
+    Ok(w)
+}
+
+/// Groups window calls by window (same PARTITION BY and ORDER BY) into
+/// nested [`Node::Window`] stages over `node` (rows of `in_width`); the
+/// window that appears first is the outermost stage, so rows come out in
+/// its order, as SQLite's do. Answers the plan and, for each call, the
+/// column its result lands in.
+fn window_stages(
+    mut node: Node,
+    wins: Vec<super::window::BoundWin>,
+    in_width: usize,
+) -> (Node, Vec<usize>) {
+    let same = |a: &[SortKey], b: &[SortKey]| format!("{a:?}") == format!("{b:?}");
+    let mut stages: Vec<(Vec<SortKey>, Vec<SortKey>, Vec<usize>)> = Vec::new();
+    for (j, w) in wins.iter().enumerate() {
+        match stages.iter_mut().find(|s| same(&s.0, &w.partition) && same(&s.1, &w.order)) {
+            Some(s) => s.2.push(j),
+            None => stages.push((w.partition.clone(), w.order.clone(), vec![j])),
+        }
+    }
+    let mut cols = vec![0; wins.len()];
+    let mut next = in_width;
+    for (partition, order, members) in stages.into_iter().rev() {
+        let mut calls = Vec::with_capacity(members.len());
+        for j in members {
+            cols[j] = next;
+            next += 1;
+            calls.push(wins[j].call.clone());
+        }
+        node = Node::Window { input: Box::new(node), partition, order, calls };
+    }
+    (node, cols)
 }
 
 pub(super) fn has_agg(e: &Expr) -> bool {

@@ -33,7 +33,9 @@ pub use ops::{
 };
 
 pub(crate) use fp::{FloatSpec, FloatStyle, format_float};
-pub(crate) use num::{AtoI, atof, atoi64, numeric_text_bytes, real_to_i64};
+pub(crate) use num::{
+    AtoI, atof, atoi64, is_space, numeric_text_bytes, real_same_as_int, real_to_i64,
+};
 
 /// One SQL value. The storage classes are SQLite's: NULL, INTEGER (i64),
 /// REAL (f64), TEXT (UTF-8) and BLOB.

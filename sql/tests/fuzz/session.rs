@@ -175,6 +175,66 @@ const FUNCS: &[(&str, usize)] = &[
 
 const AGGS: &[&str] = &["count", "sum", "total", "avg", "min", "max", "group_concat"];
 
+/// Time values for the date and time functions (never 'now': the two
+/// engines' clocks differ).
+const TIME_VALUES: &[&str] = &[
+    "'2024-02-29'",
+    "'2024-02-29 13:45:10.123'",
+    "'2023-12-31T23:59:59'",
+    "'12:30'",
+    "'1970-01-01 00:00:00Z'",
+    "'2000-01-01 12:00:00+05:30'",
+    "'0000-01-01'",
+    "'9999-12-31 23:59:59.999'",
+    "'2024-13-01'",
+    "'2024-02-30'",
+    "'not a date'",
+    "2460000.5",
+    "0",
+    "1700000000",
+    "-1",
+    "'1700000000'",
+];
+
+const TIME_MODIFIERS: &[&str] = &[
+    "'+1 day'",
+    "'-3 hours'",
+    "'+90 minutes'",
+    "'+1.5 seconds'",
+    "'+1 month'",
+    "'-1 year'",
+    "'+14 months'",
+    "'start of month'",
+    "'start of year'",
+    "'start of day'",
+    "'weekday 0'",
+    "'weekday 3'",
+    "'unixepoch'",
+    "'julianday'",
+    "'auto'",
+    "'subsec'",
+    "'ceiling'",
+    "'floor'",
+    "'+0001-02-03 04:05:06'",
+    "'bogus'",
+];
+
+const TIME_FORMATS: &[&str] = &[
+    "'%Y-%m-%d %H:%M:%S'",
+    "'%j %w %W %U %u %V %G %g'",
+    "'%s %f %J'",
+    "'%e %k %l %p %P %I'",
+    "'%F %T %R %D'",
+    "'%%'",
+    "'%Q'",
+];
+
+/// Window functions whose results do not depend on the order of rows
+/// that tie under the window's ORDER BY (both engines may order ties
+/// differently).
+const WINDOW_FUNCS: &[&str] = &["rank()", "dense_rank()", "percent_rank()", "cume_dist()"];
+const WINDOW_AGGS: &[&str] = &["count", "min", "max"];
+
 #[derive(Clone, Debug)]
 pub struct Column {
     pub name: String,
@@ -591,6 +651,8 @@ impl Gen {
                 } else {
                     self.agg_call(&scope, outer, depth == 0)
                 }
+            } else if self.rng.pct(8) && !scope.is_empty() {
+                self.window_call(&scope, outer)
             } else {
                 self.expr(2, &scope, outer)
             };
@@ -725,6 +787,75 @@ impl Gen {
         self.expr(depth, scope, outer)
     }
 
+    /// A date and time function call: a time value (a typical one or any
+    /// expression) and modifiers.
+    fn datetime_call(&mut self, d: usize, scope: &Scope, outer: &Scope) -> Sql {
+        let tv = |g: &mut Gen| {
+            if g.rng.pct(65) { t(*g.rng.pick(TIME_VALUES)) } else { g.expr(d, scope, outer) }
+        };
+        let name = *self.rng.pick(&[
+            "date",
+            "time",
+            "datetime",
+            "julianday",
+            "unixepoch",
+            "strftime",
+            "timediff",
+        ]);
+        let mut args = Vec::new();
+        if name == "strftime" {
+            args.push(t(*self.rng.pick(TIME_FORMATS)));
+        }
+        args.push(tv(self));
+        if name == "timediff" {
+            args.push(tv(self));
+        } else {
+            for _ in 0..self.rng.below(3) {
+                args.push(t(*self.rng.pick(TIME_MODIFIERS)));
+            }
+        }
+        cat(vec![t(format!("{name}(")), join(args, ", "), t(")")])
+    }
+
+    /// A window function call over columns of `scope`.
+    fn window_call(&mut self, scope: &Scope, outer: &Scope) -> Sql {
+        let f = if self.rng.pct(50) {
+            t(*self.rng.pick(WINDOW_FUNCS))
+        } else {
+            let name = *self.rng.pick(WINDOW_AGGS);
+            let arg = if self.rng.pct(70) {
+                t(self.rng.pick(scope).clone())
+            } else {
+                self.expr(1, scope, outer)
+            };
+            cat(vec![t(format!("{name}(")), arg, t(")")])
+        };
+        let mut spec = Vec::new();
+        if self.rng.pct(60) {
+            spec.push(format!("PARTITION BY {}", self.rng.pick(scope)));
+        }
+        if self.rng.pct(75) {
+            let dir = *self.rng.pick(&["", " DESC", " NULLS LAST", " DESC NULLS FIRST"]);
+            spec.push(format!("ORDER BY {}{dir}", self.rng.pick(scope)));
+            if self.rng.pct(40) {
+                // Frames that take whole peer groups only.
+                spec.push(
+                    (*self.rng.pick(&[
+                        "RANGE BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING",
+                        "RANGE BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING",
+                        "GROUPS BETWEEN 1 PRECEDING AND 1 FOLLOWING",
+                        "GROUPS 2 PRECEDING",
+                        "GROUPS BETWEEN CURRENT ROW AND 1 FOLLOWING EXCLUDE GROUP",
+                        "RANGE BETWEEN 2 PRECEDING AND 2 FOLLOWING",
+                    ]))
+                    .to_string(),
+                );
+            }
+        }
+        let over = t(format!(" OVER ({})", spec.join(" ")));
+        alt(cat(vec![f, over]), vec![t("NULL")])
+    }
+
     /// A value expression.
     pub fn expr(&mut self, depth: usize, scope: &Scope, outer: &Scope) -> Sql {
         let leaf = |g: &mut Gen| {
@@ -794,6 +925,7 @@ impl Gen {
                 cat(vec![t("("), sub, t(")")])
             }
             80..=86 => self.pred(d, scope, outer),
+            87..=92 => self.datetime_call(d, scope, outer),
             _ => leaf(self),
         };
         let simpler = leaf(self);
