@@ -9,6 +9,8 @@
 //! no name lookups. Each family lives in its own module and owns its names
 //! and arities:
 //! - [`scalar`] — SQLite's core `func.c` (abs … zeroblob);
+//! - [`json`] — SQLite's `json.c` (json … json_valid, `->`, `->>`, the
+//!   `jsonb_*` variants, the JSON aggregates and `json_each`/`json_tree`);
 //!
 //! A family adds itself by a variant of [`Func`] and one line each in
 //! [`Func::resolve`], [`Func::call`] and [`Func::name`].
@@ -23,13 +25,15 @@
 //! `X LIKE Y ESCAPE Z` is `like(Y, X, Z)` and `X GLOB Y` is `glob(Y, X)`.
 
 mod aggregate;
+pub mod json;
 mod pattern;
-mod printf;
-mod scalar;
+pub(crate) mod printf;
+pub(crate) mod scalar;
 
 use std::cell::Cell;
 
 pub use aggregate::Aggregate;
+pub use json::Json;
 pub use pattern::{glob, like};
 pub use scalar::{Scalar, glob_values, like_values};
 
@@ -40,6 +44,7 @@ use crate::value::{Collation, Value};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Func {
     Scalar(Scalar),
+    Json(Json),
 }
 
 /// What a call may read besides its arguments.
@@ -49,6 +54,9 @@ pub struct Env<'a> {
     /// `nullif` compare under it).
     pub coll: Collation,
     pub stmt: &'a StatementEnv,
+    /// Which arguments carry SQLite's JSON subtype (see [`json`]); empty
+    /// when the caller does not track it.
+    pub json_args: &'a [bool],
 }
 
 /// Per-execution facts of one statement that functions may read.
@@ -81,6 +89,9 @@ impl Func {
         if let Some(r) = Scalar::resolve(&lower, nargs) {
             return r.map(Func::Scalar);
         }
+        if let Some(r) = Json::resolve(&lower, nargs) {
+            return r.map(Func::Json);
+        }
         if is_aggregate(&lower) {
             return crate::errinput!("misuse of aggregate function {lower}()");
         }
@@ -91,13 +102,58 @@ impl Func {
     pub fn call(self, args: &[Value], env: &Env) -> Result<Value> {
         match self {
             Func::Scalar(f) => f.call(args, env),
+            Func::Json(f) => f.call(args, env).map(|r| r.0),
         }
+    }
+
+    /// [`Func::call`], also saying whether the result carries the JSON
+    /// subtype: JSON functions' results do, and the functions that return
+    /// one of their arguments pass that argument's on.
+    pub fn call_subtyped(self, args: &[Value], env: &Env) -> Result<(Value, bool)> {
+        let arg = |i: usize| env.json_args.get(i).copied().unwrap_or(false);
+        match self {
+            Func::Json(f) => f.call(args, env),
+            Func::Scalar(f) => {
+                let v = f.call(args, env)?;
+                let json = match f {
+                    Scalar::Likely | Scalar::Unlikely | Scalar::Likelihood => arg(0),
+                    Scalar::NullIf => !v.is_null() && arg(0),
+                    Scalar::Min | Scalar::Max => {
+                        scalar::min_max_index(args, f == Scalar::Max, env.coll).is_some_and(arg)
+                    }
+                    _ => false,
+                };
+                Ok((v, json))
+            }
+        }
+    }
+
+    /// True if the function reads its arguments' JSON subtype (every JSON
+    /// function; SQLite's `SQLITE_SUBTYPE`).
+    pub fn reads_subtypes(self) -> bool {
+        matches!(self, Func::Json(_))
+    }
+
+    /// True if the function may return an argument with its subtype.
+    pub fn passes_subtypes(self) -> bool {
+        matches!(
+            self,
+            Func::Scalar(
+                Scalar::Likely
+                    | Scalar::Unlikely
+                    | Scalar::Likelihood
+                    | Scalar::NullIf
+                    | Scalar::Min
+                    | Scalar::Max
+            )
+        )
     }
 
     /// The function's (lower-case) name.
     pub fn name(self) -> &'static str {
         match self {
             Func::Scalar(f) => f.name(),
+            Func::Json(f) => f.name(),
         }
     }
 
@@ -107,7 +163,7 @@ impl Func {
         match self {
             Func::Scalar(Scalar::Coalesce | Scalar::IfNull) => Some(Lazy::FirstNonNull),
             Func::Scalar(Scalar::Iif) => Some(Lazy::Iif),
-            Func::Scalar(_) => None,
+            Func::Scalar(_) | Func::Json(_) => None,
         }
     }
 
@@ -116,6 +172,7 @@ impl Func {
     pub fn is_deterministic(self) -> bool {
         match self {
             Func::Scalar(f) => !matches!(f, Scalar::Random | Scalar::RandomBlob),
+            Func::Json(_) => true,
         }
     }
 }
@@ -138,7 +195,7 @@ pub fn scalar(name: &str, args: &[Value]) -> Result<Value> {
 /// [`scalar`] under the collation `coll`.
 pub fn scalar_collated(name: &str, args: &[Value], coll: Collation) -> Result<Value> {
     let stmt = StatementEnv::default();
-    Func::resolve(name, args.len())?.call(args, &Env { coll, stmt: &stmt })
+    Func::resolve(name, args.len())?.call(args, &Env { coll, stmt: &stmt, json_args: &[] })
 }
 
 /// True if `name` (lower case) is an aggregate function. `min` and `max`
@@ -146,7 +203,18 @@ pub fn scalar_collated(name: &str, args: &[Value], coll: Collation) -> Result<Va
 pub fn is_aggregate(name: &str) -> bool {
     matches!(
         name,
-        "count" | "sum" | "total" | "avg" | "min" | "max" | "group_concat" | "string_agg"
+        "count"
+            | "sum"
+            | "total"
+            | "avg"
+            | "min"
+            | "max"
+            | "group_concat"
+            | "string_agg"
+            | "json_group_array"
+            | "jsonb_group_array"
+            | "json_group_object"
+            | "jsonb_group_object"
     )
 }
 
@@ -158,6 +226,9 @@ pub fn is_aggregate_call(name: &str, nargs: usize) -> bool {
         _ => is_aggregate(name),
     }
 }
+
+/// One row of a family's name table: name, function, accepted arities.
+pub(crate) type FuncEntry<F> = (&'static str, F, fn(usize) -> bool);
 
 /// The error for a call with the wrong number of arguments.
 pub(crate) fn wrong_args<T>(name: &str) -> crate::Result<T> {

@@ -387,7 +387,10 @@ impl<'a> Binder<'a> {
                     _ => return Err(Error::Unsupported(format!("operator {op}"))),
                 }
             }
-            A::BinaryOp { left, op, right } => self.binary(left, op, right)?,
+            A::BinaryOp { left, op, right } => match super::precedence::regroup(e) {
+                Some(regrouped) => self.bind_expr(&regrouped)?,
+                None => self.binary(left, op, right)?,
+            },
             A::IsNull(x) => Expr::IsNull(Box::new(self.bind_expr(x)?), false),
             A::IsNotNull(x) => Expr::IsNull(Box::new(self.bind_expr(x)?), true),
             A::IsTrue(x) | A::IsNotFalse(x) | A::IsFalse(x) | A::IsNotTrue(x) => {
@@ -611,6 +614,8 @@ impl<'a> Binder<'a> {
                 Expr::Is { l: Box::new(l), r: Box::new(r), negated: *op == B::IsNot, aff, coll }
             }
             B::Glob => Expr::Glob { expr: Box::new(l), pattern: Box::new(r), negated: false },
+            B::Arrow => self.call("->", &[left, right], vec![l, r])?,
+            B::LongArrow => self.call("->>", &[left, right], vec![l, r])?,
             _ => return Err(Error::Unsupported(format!("operator {op}"))),
         })
     }
@@ -712,6 +717,9 @@ impl<'a> Binder<'a> {
             }
             // Validate the name and arity now, not at run time.
             vals::Aggregate::new(&name, distinct, asts.len())?;
+            if vals::Aggregate::result_is_json(&name) {
+                return Ok(Expr::Json { value: Box::new(Expr::Agg(j)), when: None });
+            }
             return Ok(Expr::Agg(j));
         }
         let asts = arg_exprs(&args)?;

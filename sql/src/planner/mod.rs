@@ -22,6 +22,7 @@
 pub mod bind;
 mod cte;
 mod names;
+mod precedence;
 mod select;
 
 use std::ops::Bound;
