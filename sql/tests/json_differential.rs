@@ -13,7 +13,7 @@ mod values_common;
 
 use asadb_sql::session::{Engine, Outcome, Params, Session};
 use asadb_sql::{Error, Value};
-use values_common::row_key;
+use values_common::{Lcg, row_key};
 
 const SETUP: &[&str] = &[
     "CREATE TABLE docs(id INTEGER PRIMARY KEY, grp TEXT, doc TEXT)",
@@ -428,4 +428,310 @@ fn json_queries_match_sqlite() {
         println!("{d}\n");
     }
     assert!(diffs.is_empty(), "{} of {} queries differ from SQLite", diffs.len(), 2 * CASES.len());
+}
+
+/// A random JSON document: nested arrays and objects of numbers in many
+/// spellings, strings with escapes, literals, sometimes JSON5, sometimes
+/// malformed.
+struct DocGen<'a> {
+    r: &'a mut Lcg,
+    json5: bool,
+}
+
+const KEYS: &[&str] =
+    &["a", "b", "c", "a b", "", "é", "x.y", "k[0]", "0", "Z9", "$", "q\\\"t", "\\u0061"];
+const NUMBERS: &[&str] = &[
+    "0",
+    "-0",
+    "1",
+    "-1",
+    "42",
+    "1.5",
+    "1.50",
+    "-2.25e3",
+    "1E+2",
+    "1e400",
+    "-1e400",
+    "9223372036854775807",
+    "9223372036854775808",
+    "-9223372036854775808",
+    "-9223372036854775809",
+    "123456789012345678901234567890",
+    "0.1",
+    "1e-400",
+    "5e-324",
+    "2.2250738585072014e-308",
+];
+const NUMBERS5: &[&str] =
+    &["0x1F", "-0xff", "+7", ".5", "5.", "-.25", "Infinity", "-Infinity", "NaN", "0X0", "+.5e1"];
+const STRINGS: &[&str] = &[
+    "plain",
+    "",
+    "with space",
+    "q\\\"uote",
+    "back\\\\slash",
+    "\\n\\t\\r\\b\\f\\/",
+    "\\u00e9\\u4e2d",
+    "\\ud83d\\ude00",
+    "\\ud800",
+    "\\udc00x",
+    "é中😀",
+    "\\u0000",
+    "a'b",
+    "[1,2]",
+    "{\\\"k\\\":1}",
+];
+const STRINGS5: &[&str] =
+    &["'single'", "'with \"dq\"'", "\"\\x41\\v\\0\"", "\"line\\\ncont\"", "'\\''"];
+
+impl DocGen<'_> {
+    fn value(&mut self, out: &mut String, depth: u32) {
+        let r = match depth {
+            0 if self.r.below(5) > 0 => 6 + self.r.below(4),
+            0..=3 => self.r.below(10),
+            _ => self.r.below(6),
+        };
+        match r {
+            0 | 1 => {
+                let pool = if self.json5 && self.r.below(3) == 0 { NUMBERS5 } else { NUMBERS };
+                out.push_str(pool[self.r.below(pool.len() as u64) as usize]);
+            }
+            2 | 3 => {
+                if self.json5 && self.r.below(3) == 0 {
+                    out.push_str(STRINGS5[self.r.below(STRINGS5.len() as u64) as usize]);
+                } else {
+                    out.push('"');
+                    out.push_str(STRINGS[self.r.below(STRINGS.len() as u64) as usize]);
+                    out.push('"');
+                }
+            }
+            4 => out.push_str(["true", "false", "null"][self.r.below(3) as usize]),
+            5 => out.push_str(["[]", "{}", "[ ]", "{ }"][self.r.below(4) as usize]),
+            6 | 7 => {
+                out.push('[');
+                let n = self.r.below(5);
+                for i in 0..n {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    self.space(out);
+                    self.value(out, depth + 1);
+                }
+                if self.json5 && n > 0 && self.r.below(4) == 0 {
+                    out.push(',');
+                }
+                out.push(']');
+            }
+            _ => {
+                out.push('{');
+                let n = self.r.below(5);
+                for i in 0..n {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    self.space(out);
+                    let k = KEYS[self.r.below(KEYS.len() as u64) as usize];
+                    let bare = !k.is_empty()
+                        && k.bytes().all(|c| c.is_ascii_alphanumeric())
+                        && !k.starts_with('0');
+                    if self.json5 && bare && self.r.below(2) == 0 {
+                        out.push_str(k);
+                    } else {
+                        out.push('"');
+                        out.push_str(k);
+                        out.push('"');
+                    }
+                    out.push(':');
+                    self.value(out, depth + 1);
+                }
+                if self.json5 && n > 0 && self.r.below(4) == 0 {
+                    out.push(',');
+                }
+                out.push('}');
+            }
+        }
+    }
+
+    fn space(&mut self, out: &mut String) {
+        match self.r.below(12) {
+            0 => out.push(' '),
+            1 => out.push_str("\n\t"),
+            2 if self.json5 => out.push_str("/*c*/"),
+            3 if self.json5 => out.push('\u{a0}'),
+            _ => {}
+        }
+    }
+
+    fn doc(&mut self) -> String {
+        let mut s = String::new();
+        self.space(&mut s);
+        self.value(&mut s, 0);
+        self.space(&mut s);
+        match self.r.below(20) {
+            0 => {
+                // Cut short somewhere.
+                let cut = self.r.below(s.len() as u64 + 1) as usize;
+                let cut = (0..=cut).rev().find(|&i| s.is_char_boundary(i)).unwrap_or(0);
+                s.truncate(cut);
+            }
+            1 => s.push_str(["x", ",", "]", "}", " 1", "//"][self.r.below(6) as usize]),
+            _ => {}
+        }
+        s
+    }
+}
+
+/// A path: mostly steps that exist in documents like ours, sometimes
+/// malformed.
+fn random_path(r: &mut Lcg) -> Value {
+    if r.below(12) == 0 {
+        return match r.below(4) {
+            0 => Value::Integer(r.below(4) as i64 - 1),
+            1 => Value::Text(["a", "b", "[0]", "a b", ""][r.below(5) as usize].into()),
+            2 => Value::Null,
+            _ => Value::Text(
+                ["", "$.", "$[", "$[a]", "$.\"a", "x", "$[#+1]", "$..a", "$[0]x"]
+                    [r.below(9) as usize]
+                    .into(),
+            ),
+        };
+    }
+    let mut p = String::from("$");
+    for _ in 0..r.below(4) {
+        match r.below(8) {
+            0..=2 => {
+                let k = KEYS[r.below(KEYS.len() as u64) as usize];
+                if !k.is_empty() && k.bytes().all(|c| c.is_ascii_alphanumeric()) && r.below(2) == 0
+                {
+                    p.push('.');
+                    p.push_str(k);
+                } else {
+                    p.push_str(".\"");
+                    p.push_str(k);
+                    p.push('"');
+                }
+            }
+            3..=5 => p.push_str(&format!("[{}]", r.below(4))),
+            6 => p.push_str("[#]"),
+            _ => p.push_str(&format!("[#-{}]", r.below(4))),
+        }
+    }
+    Value::Text(p)
+}
+
+/// The paths of every element of `doc` (by SQLite's json_tree), for
+/// lookups that find something.
+fn known_paths(c: &rusqlite::Connection, doc: &str) -> Vec<String> {
+    let Ok(mut st) = c.prepare_cached("SELECT fullkey FROM json_tree(?1)") else {
+        return Vec::new();
+    };
+    let Ok(rows) = st.query_map([doc], |r| r.get::<_, String>(0)) else { return Vec::new() };
+    rows.filter_map(Result::ok).collect()
+}
+
+/// A path into a document: mostly one of its own, sometimes one step
+/// further, sometimes anything.
+fn path_into(r: &mut Lcg, known: &[String]) -> Value {
+    if known.is_empty() || r.below(5) == 0 {
+        return random_path(r);
+    }
+    let mut p = known[r.below(known.len() as u64) as usize].clone();
+    match r.below(6) {
+        0 => p.push_str(".new"),
+        1 => p.push_str("[#]"),
+        2 => p.push_str("[0]"),
+        _ => {}
+    }
+    Value::Text(p)
+}
+
+fn random_value(r: &mut Lcg, docs: &mut DocGen) -> (Value, bool) {
+    match r.below(8) {
+        0 => (Value::Null, false),
+        1 => (Value::Integer(r.below(2000) as i64 - 1000), false),
+        2 => (Value::Real([0.5, -0.0, 1e300, 3.25, f64::INFINITY][r.below(5) as usize]), false),
+        3 => (Value::Text(["x", "[1]", "\"q\"", "é\n"][r.below(4) as usize].into()), false),
+        // A JSON value: passed through json() in the statement.
+        _ => (Value::Text(docs.doc()), true),
+    }
+}
+
+/// Our value (or error message) for `sql` with `args`.
+fn our_value(s: &mut Session, sql: &str, args: &[Value]) -> Result<Vec<Value>, String> {
+    match s.execute(sql, &Params::Positional(args.to_vec())) {
+        Ok(Outcome::Rows { mut rows, .. }) => {
+            Ok(if rows.is_empty() { Vec::new() } else { rows.remove(0) })
+        }
+        Ok(o) => Err(format!("not rows: {o:?}")),
+        Err(e) => Err(msg(&e)),
+    }
+}
+
+fn sqlite_value(c: &rusqlite::Connection, sql: &str, args: &[Value]) -> Result<Vec<Value>, String> {
+    let mut st = c.prepare_cached(sql).map_err(|e| values_common::sqlite_msg(&e))?;
+    let n = st.column_count();
+    let params: Vec<_> = args.iter().map(values_common::to_sql).collect();
+    let mut rows = st
+        .query(rusqlite::params_from_iter(params.iter()))
+        .map_err(|e| values_common::sqlite_msg(&e))?;
+    match rows.next() {
+        Ok(Some(r)) => Ok((0..n).map(|i| values_common::from_ref(r.get_ref(i).unwrap())).collect()),
+        Ok(None) => Ok(Vec::new()),
+        Err(e) => Err(values_common::sqlite_msg(&e)),
+    }
+}
+
+/// Expressions over a document ?1, paths ?2 and ?4, a value ?3 (JSON when
+/// the template says json(?3)) and a second document ?5.
+const TEMPLATES: &[&str] = &[
+    "SELECT json(?1), json_valid(?1), json_valid(?1, 2), json_valid(?1, 1), json_error_position(?1)",
+    "SELECT hex(jsonb(?1)), json_type(?1), json_array_length(?1), json_pretty(?1)",
+    "SELECT json_type(?1, ?2), json_extract(?1, ?2), typeof(json_extract(?1, ?2)), json_array_length(?1, ?2)",
+    "SELECT ?1 -> ?2, ?1 ->> ?2, typeof(?1 ->> ?2), json_extract(?1, ?2, ?4)",
+    "SELECT json_set(?1, ?2, ?3), json_insert(?1, ?2, ?3), json_replace(?1, ?2, ?3)",
+    "SELECT json_set(?1, ?2, json(?3)), json_insert(?1, ?4, json(?3), ?2, ?3), json_array_insert(?1, ?2, ?3)",
+    "SELECT json_remove(?1, ?2), json_remove(?1, ?2, ?4), hex(jsonb_remove(?1, ?2))",
+    "SELECT hex(jsonb_set(?1, ?2, ?3)), hex(jsonb_insert(?1, ?2, json(?3))), hex(jsonb_replace(?1, ?4, ?3))",
+    "SELECT json_patch(?1, ?5), hex(jsonb_patch(?5, ?1)), json_patch(?1, ?1)",
+    "SELECT json_array(?1, json(?1), ?3), json_object('k', json(?1), 'v', ?3), json_quote(json(?1))",
+    "SELECT json(jsonb(?1)), json_extract(jsonb(?1), ?2), jsonb(?1) -> ?2, json_set(jsonb(?1), ?2, ?3)",
+];
+
+#[test]
+fn random_documents_match_sqlite() {
+    let mut r = Lcg(0x5eed_1f50);
+    let mut r2 = Lcg(0xdead_beef);
+    let engine = Engine::memory();
+    let mut s = engine.session();
+    let c = rusqlite::Connection::open_in_memory().unwrap();
+    let mut diffs = Vec::new();
+    let mut checked = 0;
+    let n = values_common::cases(300);
+    for _ in 0..n {
+        let json5 = r.below(3) == 0;
+        let doc = DocGen { r: &mut r2, json5 }.doc();
+        let doc2 = DocGen { r: &mut r2, json5: false }.doc();
+        let (v, _) = random_value(&mut r, &mut DocGen { r: &mut r2, json5: false });
+        let known = known_paths(&c, &doc);
+        let (p1, p2) = (path_into(&mut r, &known), path_into(&mut r, &known));
+        let args = [Value::Text(doc), p1, v, p2, Value::Text(doc2)];
+        for t in TEMPLATES {
+            let used = (1..=args.len()).filter(|i| t.contains(&format!("?{i}"))).max().unwrap_or(0);
+            let args = &args[..used];
+            let (a, b) = (our_value(&mut s, t, args), sqlite_value(&c, t, args));
+            checked += 1;
+            let same = match (&a, &b) {
+                (Ok(x), Ok(y)) => row_key(x) == row_key(y),
+                (Err(x), Err(y)) => x == y,
+                _ => false,
+            };
+            if !same {
+                diffs.push(format!("{t}\n  args:   {args:?}\n  ours:   {a:?}\n  sqlite: {b:?}"));
+            }
+        }
+    }
+    for d in diffs.iter().take(30) {
+        println!("{d}\n");
+    }
+    assert!(diffs.is_empty(), "{} of {checked} random evaluations differ from SQLite", diffs.len());
 }
