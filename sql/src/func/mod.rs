@@ -227,9 +227,6 @@ pub fn is_aggregate_call(name: &str, nargs: usize) -> bool {
     }
 }
 
-/// One row of a family's name table: name, function, accepted arities.
-pub(crate) type FuncEntry<F> = (&'static str, F, fn(usize) -> bool);
-
 /// The error for a call with the wrong number of arguments.
 pub(crate) fn wrong_args<T>(name: &str) -> crate::Result<T> {
     crate::errinput!("wrong number of arguments to function {name}()")

@@ -82,8 +82,11 @@ pub enum Json {
     Valid,
 }
 
-/// Every JSON function: name, variant, and whether it takes `n` arguments.
-const TABLE: &[super::FuncEntry<Json>] = {
+/// Whether a function takes `n` arguments.
+type Arity = fn(usize) -> bool;
+
+/// Every JSON function: name, variant, and its arity rule.
+const TABLE: &[(&str, Json, Arity)] = {
     use Json as J;
     &[
         ("json", J::Json, |n| n == 1),
