@@ -259,6 +259,8 @@ const CASES: &[&str] = &[
     "SELECT json_group_array(x'00')",
     "SELECT json_group_array(1, 2)",
     "SELECT json_group_object(1)",
+    "SELECT json_group_array(json('[1]')), json_group_array('[1]'), json_array(json_group_array(1))",
+    "SELECT json_group_array(doc -> '$.n') FROM docs WHERE id < 5",
     "SELECT typeof(jsonb_group_array(v)), json(jsonb_group_array(v)), json(jsonb_group_object(k, v)) FROM kv",
     "SELECT grp, json_group_array(id) FROM docs GROUP BY grp HAVING json_array_length(json_group_array(id)) > 1",
     // --- jsonb ---
@@ -302,8 +304,6 @@ const CASES: &[&str] = &[
 /// arguments (enabled with them).
 #[allow(dead_code)]
 const LATER: &[&str] = &[
-    "SELECT json_group_array(json('[1]')), json_group_array('[1]'), json_array(json_group_array(1))",
-    "SELECT json_group_array(doc -> '$.n') FROM docs WHERE id < 5",
     // --- json_each / json_tree ---
     "SELECT * FROM json_each('[1,\"two\",[3],{\"four\":4},null,true,1.5]')",
     "SELECT * FROM json_each('{\"a\":1,\"b\":[2,3],\"c\":{\"d\":4},\"e f\":5,\"\":6,\"9\":7}')",

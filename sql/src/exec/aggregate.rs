@@ -59,8 +59,20 @@ pub(super) fn step_all(
     cx: &Context,
 ) -> Result<()> {
     let mut args = Vec::new();
+    let mut json = Vec::new();
     for (a, call) in states.iter_mut().zip(aggs) {
         args.clear();
+        if a.reads_subtypes() {
+            // The JSON aggregates insert JSON-subtyped text as JSON.
+            json.clear();
+            for e in &call.args {
+                let (v, j) = e.eval_subtyped(r, cx)?;
+                args.push(v);
+                json.push(j);
+            }
+            a.step_subtyped(&args, &json)?;
+            continue;
+        }
         for e in &call.args {
             args.push(e.eval(r, cx)?);
         }
