@@ -18,6 +18,7 @@ mod set;
 pub mod sort;
 mod stream;
 mod subquery;
+mod tvf;
 pub mod vals;
 
 use aggregate::*;
@@ -28,6 +29,7 @@ use set::*;
 use stream::*;
 use subquery::Cached;
 pub use subquery::{subquery_exists, subquery_in, subquery_scalar};
+use tvf::*;
 
 use std::cell::RefCell;
 use std::cmp::Ordering;
@@ -219,6 +221,19 @@ pub fn build(node: &Node) -> Box<dyn Operator> {
             ))
         }
         Node::WorkingRow { id, .. } => Box::new(recursive::WorkingRowOp::new(*id)),
+        Node::TableFunc { func, args } => {
+            Box::new(TableFuncOp { func: *func, args: args.clone(), cursor: None })
+        }
+        Node::Lateral { input, func, args, offset, kind, filter, on } => Box::new(LateralOp {
+            input: build(input),
+            func: *func,
+            args: args.clone(),
+            offset: *offset,
+            kind: *kind,
+            filter: filter.clone(),
+            on: on.clone(),
+            cur: None,
+        }),
         Node::SetOp { op, left, right } => Box::new(SetOpOp {
             op: *op,
             left: Some(build(left)),

@@ -11,6 +11,7 @@
 //! - [`scalar`] — SQLite's core `func.c` (abs … zeroblob);
 //! - [`json`] — SQLite's `json.c` (json … json_valid, `->`, `->>`, the
 //!   `jsonb_*` variants, the JSON aggregates and `json_each`/`json_tree`);
+//! - [`table`] — table-valued functions in FROM ([`TableFunc`]);
 //!
 //! A family adds itself by a variant of [`Func`] and one line each in
 //! [`Func::resolve`], [`Func::call`] and [`Func::name`].
@@ -29,6 +30,7 @@ pub mod json;
 mod pattern;
 pub(crate) mod printf;
 pub(crate) mod scalar;
+pub mod table;
 
 use std::cell::Cell;
 
@@ -36,6 +38,7 @@ pub use aggregate::Aggregate;
 pub use json::Json;
 pub use pattern::{glob, like};
 pub use scalar::{Scalar, glob_values, like_values};
+pub use table::{TableCursor, TableFunc};
 
 use crate::Result;
 use crate::value::{Collation, Value};

@@ -78,6 +78,9 @@ pub struct ScopeTable {
     pub table: Option<Arc<TableDef>>,
     /// Columns merged by USING / NATURAL: only reachable qualified.
     pub hidden: Vec<String>,
+    /// The table-valued function the relation is (its `value` column may
+    /// carry the JSON subtype).
+    pub func: Option<crate::func::TableFunc>,
 }
 
 impl ScopeTable {
@@ -240,17 +243,55 @@ impl<'a> Binder<'a> {
                 return Err(Error::InvalidInput(format!("ambiguous column name: {name}")));
             }
             if let Some(index) = found {
-                if level == n - 1 {
-                    return Ok(Some(Expr::Column(index)));
+                let json_type = self.json_type_column(level, index);
+                let at = |i: usize| {
+                    if level == n - 1 {
+                        Expr::Column(i)
+                    } else {
+                        Expr::Outer { depth: n - 1 - level, index: i }
+                    }
+                };
+                if level < n - 1 {
+                    for l in level + 1..n {
+                        self.levels[l].correlated = true;
+                    }
+                    self.levels[level + 1].outer_refs.insert(index);
+                    if let Some(t) = json_type {
+                        self.levels[level + 1].outer_refs.insert(t);
+                    }
                 }
-                for l in level + 1..n {
-                    self.levels[l].correlated = true;
-                }
-                self.levels[level + 1].outer_refs.insert(index);
-                return Ok(Some(Expr::Outer { depth: n - 1 - level, index }));
+                let e = at(index);
+                return Ok(Some(match json_type {
+                    // json_each's `value`: JSON when its row's type is an
+                    // array or an object.
+                    Some(t) => Expr::Json {
+                        value: Box::new(e),
+                        when: Some(Box::new(Expr::InList {
+                            expr: Box::new(at(t)),
+                            list: vec![
+                                Expr::Literal(Value::Text("array".into())),
+                                Expr::Literal(Value::Text("object".into())),
+                            ],
+                            affs: vec![None, None],
+                            negated: false,
+                        })),
+                    },
+                    None => e,
+                }));
             }
         }
         Ok(None)
+    }
+
+    /// For the `value` column of a table-valued function whose values may
+    /// carry the JSON subtype: the index of its row's `type` column.
+    fn json_type_column(&self, level: usize, index: usize) -> Option<usize> {
+        let t = self.scopes[level]
+            .tables
+            .iter()
+            .find(|t| index >= t.offset && index < t.offset + t.width())?;
+        let (value, ty) = t.func?.json_value_column()?;
+        (index == t.offset + value).then_some(t.offset + ty)
     }
 
     fn column_meta(&self, level: usize, index: usize) -> Option<(Option<Affinity>, Collation)> {
