@@ -611,6 +611,18 @@ impl Expr {
         free
     }
 
+    /// False if it calls a function whose result may change between two
+    /// calls with the same arguments (`random()`).
+    pub fn is_deterministic(&self) -> bool {
+        let mut det = true;
+        self.walk(&mut |e| {
+            if let Expr::Call { func, .. } = e {
+                det &= func.is_deterministic();
+            }
+        });
+        det
+    }
+
     /// Shifts every column reference by `-by` (for evaluating an expression
     /// bound to a wide row on one table's slice of it).
     pub fn shift(self, by: usize) -> Expr {

@@ -32,6 +32,7 @@ const SETUP: &[&str] = &[
     "CREATE TABLE big(json JSON)",
     "INSERT INTO big VALUES ('{\"id\":1,\"partlist\":[{\"uuid\":\"6fa5181e-5721-11e5-a04e-57f3d7b32808\"},{\"uuid\":\"x\"}]}'), \
      ('{\"id\":2,\"partlist\":[{\"uuid\":\"y\"}],\"deep\":{\"a\":[true,false,null,1.5e3]}}')",
+    "CREATE TABLE empty(x TEXT)",
     "CREATE TABLE kv(g INTEGER, k TEXT, v)",
     "INSERT INTO kv VALUES (1, 'a', 1), (1, 'b', 'two'), (1, NULL, 3), (1, 'c', NULL), \
      (2, 'x', 1.5), (2, 'x', 2.5), (3, NULL, NULL)",
@@ -355,6 +356,26 @@ const CASES: &[&str] = &[
     "SELECT count(*) FROM json_tree(printf('[%s]', replace(printf('%.200c', 'x'), 'x', '{\"a\":[1,2],\"b\":\"s\"},') || '0'))",
     "SELECT max(id), min(parent), count(DISTINCT path) FROM json_tree(printf('%.300c%.300c', '[', ']'))",
     "SELECT key, atom FROM json_tree('[\"\\ud83d\\ude00\", \"\\u00e9\", 1e400, -0x10, .5]') WHERE atom IS NOT NULL",
+    // A call is made only once a row needs it: not under a false constant
+    // condition, not after an empty relation.
+    "SELECT * FROM json_each('not json') WHERE NULL",
+    "SELECT * FROM json_each('not json') WHERE 0 AND key = 1",
+    "SELECT * FROM docs d JOIN json_tree('[1,2') j ON NULL",
+    "SELECT count(*) FROM empty e, json_each('not json')",
+    "SELECT * FROM empty e LEFT JOIN json_each('[1') j ON 1",
+    "SELECT * FROM empty e, json_each(e.x, 'bad path')",
+    "SELECT count(*) FROM json_each('[1,2]') a, json_each('bad') b WHERE a.key > 5",
+    "SELECT a.key, b.key FROM json_each('[1,2,3]') a, json_each('[\"x\",\"y\"]') b WHERE b.key = a.key",
+    "SELECT a.key, b.key FROM json_each('[1,2,3]') a LEFT JOIN json_each('[10,20]') b ON b.key = a.key",
+    "SELECT * FROM json_each('[1,2]') a, json_each('[]') b",
+    // A constant WHERE condition stays out of LEFT JOIN's ON.
+    "SELECT d.id, j.key FROM docs d LEFT JOIN json_each('[1]') j ON 1 WHERE NULL",
+    "SELECT d.id FROM docs d LEFT JOIN docs e ON 1 WHERE 0",
+    "SELECT json_group_array(e.x) FROM docs d LEFT JOIN empty e ON 1 WHERE 2 IN (3)",
+    // `value` compared with a TEXT column: no affinity applied (BLOB vs TEXT).
+    "SELECT j.key, d.id FROM json_each('[\"1\",1,3,\"3\"]') j LEFT JOIN docs d ON d.grp = j.value",
+    "SELECT j.value = '1', '1' = j.value, j.value = d.grp FROM json_each('[1]') j, docs d WHERE d.id = 1",
+    "SELECT j.key FROM json_each('[1,\"1\"]') j WHERE j.value IN (SELECT '1')",
     // Over tables, correlated (documentation).
     "SELECT d.id, j.key, j.value FROM docs d, json_each(d.doc) j WHERE d.id IN (1, 3, 4, 7, 8)",
     "SELECT d.id, j.value FROM docs d, json_each(d.doc, '$.tags') j ORDER BY d.id, j.key",

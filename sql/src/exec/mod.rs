@@ -224,16 +224,23 @@ pub fn build(node: &Node) -> Box<dyn Operator> {
         Node::TableFunc { func, args } => {
             Box::new(TableFuncOp { func: *func, args: args.clone(), cursor: None })
         }
-        Node::Lateral { input, func, args, offset, kind, filter, on } => Box::new(LateralOp {
-            input: build(input),
-            func: *func,
-            args: args.clone(),
-            offset: *offset,
-            kind: *kind,
-            filter: filter.clone(),
-            on: on.clone(),
-            cur: None,
-        }),
+        Node::Lateral { input, func, args, offset, kind, filter, on, once } => {
+            Box::new(LateralOp {
+                input: build(input),
+                func: *func,
+                args: args.clone(),
+                offset: *offset,
+                kind: *kind,
+                filter: filter.clone(),
+                on: on.clone(),
+                once: *once,
+                kept: None,
+                cur: None,
+            })
+        }
+        Node::Guard { input, pred } => {
+            Box::new(GuardOp { input: build(input), pred: pred.clone(), open: None })
+        }
         Node::SetOp { op, left, right } => Box::new(SetOpOp {
             op: *op,
             left: Some(build(left)),

@@ -44,7 +44,8 @@ impl Operator for TableFuncOp {
     }
 }
 
-/// For each input row, the rows of a call whose arguments read it.
+/// For each input row, the rows of a call (made again per row when its
+/// arguments read the row; made once, on the first row, when `once`).
 pub(super) struct LateralOp {
     pub(super) input: Box<dyn Operator>,
     pub(super) func: TableFunc,
@@ -53,19 +54,52 @@ pub(super) struct LateralOp {
     pub(super) kind: JoinKind,
     pub(super) filter: Option<Expr>,
     pub(super) on: Option<Expr>,
+    pub(super) once: bool,
+    /// With `once`: the call's rows that pass `filter`, after the first row.
+    pub(super) kept: Option<Arc<Vec<Row>>>,
     /// The input row being joined, its call, and whether it matched.
-    pub(super) cur: Option<(Row, Box<dyn TableCursor>, bool)>,
+    pub(super) cur: Option<(Row, Rows, bool)>,
 }
 
-impl Operator for LateralOp {
-    fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
-        loop {
-            if self.cur.is_none() {
-                let Some(l) = self.input.next(cx)? else { return Ok(None) };
-                let cursor = open(self.func, &self.args, &l, cx)?;
-                self.cur = Some((l, cursor, false));
+/// The rows of the call for one input row.
+pub(super) enum Rows {
+    Call(Box<dyn TableCursor>),
+    Kept(Arc<Vec<Row>>, usize),
+}
+
+impl LateralOp {
+    /// The next local row for the current input row that passes `filter`.
+    fn next_local(&mut self, cx: &Context) -> Result<Option<Row>> {
+        let (_, rows, _) = self.cur.as_mut().expect("set by next");
+        match rows {
+            Rows::Kept(v, i) => {
+                let r = v.get(*i).cloned();
+                *i += 1;
+                Ok(r)
             }
-            let (l, cursor, matched) = self.cur.as_mut().expect("set above");
+            Rows::Call(cursor) => {
+                while let Some(local) = cursor.next_row()? {
+                    cx.store.check_interrupt()?;
+                    if let Some(f) = &self.filter
+                        && !f.is_true(&local, cx)?
+                    {
+                        continue;
+                    }
+                    return Ok(Some(local));
+                }
+                Ok(None)
+            }
+        }
+    }
+
+    /// The call's rows for input row `l`.
+    fn rows_for(&mut self, l: &[Value], cx: &Context) -> Result<Rows> {
+        if !self.once {
+            return Ok(Rows::Call(open(self.func, &self.args, l, cx)?));
+        }
+        if self.kept.is_none() {
+            let mut cursor = open(self.func, &self.args, l, cx)?;
+            let mut v = Vec::new();
             while let Some(local) = cursor.next_row()? {
                 cx.store.check_interrupt()?;
                 if let Some(f) = &self.filter
@@ -73,6 +107,24 @@ impl Operator for LateralOp {
                 {
                     continue;
                 }
+                v.push(local);
+            }
+            self.kept = Some(Arc::new(v));
+        }
+        Ok(Rows::Kept(self.kept.clone().expect("kept above"), 0))
+    }
+}
+
+impl Operator for LateralOp {
+    fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
+        loop {
+            if self.cur.is_none() {
+                let Some(l) = self.input.next(cx)? else { return Ok(None) };
+                let rows = self.rows_for(&l, cx)?;
+                self.cur = Some((l, rows, false));
+            }
+            while let Some(local) = self.next_local(cx)? {
+                let (l, _, matched) = self.cur.as_mut().expect("set above");
                 let mut row = l.clone();
                 row[self.offset..self.offset + local.len()].clone_from_slice(&local);
                 if let Some(on) = &self.on
@@ -95,6 +147,33 @@ impl Operator for LateralOp {
             return false;
         }
         self.cur = None;
+        self.kept = None;
+        true
+    }
+}
+
+/// Its input if a condition that reads no row holds, tested once per run
+/// before the input is read.
+pub(super) struct GuardOp {
+    pub(super) input: Box<dyn Operator>,
+    pub(super) pred: Expr,
+    /// The condition's answer, once tested.
+    pub(super) open: Option<bool>,
+}
+
+impl Operator for GuardOp {
+    fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
+        if self.open.is_none() {
+            self.open = Some(self.pred.is_true(&[], cx)?);
+        }
+        if self.open == Some(true) { self.input.next(cx) } else { Ok(None) }
+    }
+
+    fn rewind(&mut self) -> bool {
+        if !self.input.rewind() {
+            return false;
+        }
+        self.open = None;
         true
     }
 }

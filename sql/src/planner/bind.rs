@@ -316,6 +316,8 @@ impl<'a> Binder<'a> {
                 self.column_meta(n.checked_sub(1 + depth)?, *index).and_then(|m| m.0)
             }
             Expr::Cast(_, a) => Some(*a),
+            // json_each's `value`: still its column.
+            Expr::Json { value, when: Some(_) } => self.aff(value),
             _ => None,
         }
     }
@@ -340,6 +342,7 @@ impl<'a> Binder<'a> {
             Expr::Outer { depth, index } => {
                 self.column_meta(n.checked_sub(1 + depth)?, *index).map(|m| m.1)
             }
+            Expr::Json { value, when: Some(_) } => self.column_coll(value),
             _ => None,
         }
     }

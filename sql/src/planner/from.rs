@@ -317,6 +317,16 @@ pub(super) fn build_from(
         .into_iter()
         .map(|e| Conj { rels: rel_set(&e, rels), expr: e, done: false })
         .collect();
+    // Conditions that read no relation are tested once, before any
+    // relation is read (as SQLite does): a false one means no relation is
+    // opened, so neither is a table-valued function's malformed argument.
+    let mut guard = Vec::new();
+    for c in conjs.iter_mut() {
+        if c.rels.is_empty() && c.expr.is_row_free() && c.expr.is_deterministic() {
+            guard.push(c.expr.clone());
+            c.done = true;
+        }
+    }
 
     // Local filters and access paths.
     let mut locals: Vec<Vec<Expr>> = vec![Vec::new(); rels.len()];
@@ -374,8 +384,13 @@ pub(super) fn build_from(
                 (n, 1000.0)
             }
             Source::Func { func, args, .. } => {
+                // Joined after another relation, a call is made once that
+                // relation yields a row (again per row if its arguments
+                // read it), as SQLite's virtual-table loop does: an empty
+                // left side never calls it.
+                let call = (func, args.clone(), filter.clone(), lateral[i].is_none());
+                laterals.push(Some(call));
                 if lateral[i].is_some() {
-                    laterals.push(Some((func, args, filter)));
                     scans.push(None);
                     est.push(100.0);
                     continue;
@@ -385,7 +400,9 @@ pub(super) fn build_from(
                     Some(f) => Node::Filter { input: Box::new(n), pred: f },
                     None => n,
                 };
-                (n, 100.0)
+                scans.push(Some(n));
+                est.push(100.0);
+                continue;
             }
         };
         scans.push(Some(node));
@@ -403,11 +420,11 @@ pub(super) fn build_from(
 
     let first = order[0];
     let mut joined: BTreeSet<usize> = BTreeSet::from([first]);
-    let mut node = Node::Widen {
-        input: Box::new(scans[first].take().expect("each rel once")),
-        offset: rels[first].offset,
-        width,
-    };
+    let mut input = scans[first].take().expect("each rel once");
+    if let Some(pred) = guard.into_iter().reduce(|a, c| Expr::And(Box::new(a), Box::new(c))) {
+        input = Node::Guard { input: Box::new(input), pred };
+    }
+    let mut node = Node::Widen { input: Box::new(input), offset: rels[first].offset, width };
     for &r in &order[1..] {
         let mut step: BTreeSet<usize> = joined.clone();
         step.insert(r);
@@ -416,12 +433,18 @@ pub(super) fn build_from(
             candidates.extend(on_c[r].iter().cloned());
         }
         for c in conjs.iter_mut() {
-            if !c.done && c.rels.is_subset(&step) && c.rels.is_disjoint(&left_right) {
+            // (A condition reading no relation stays a WHERE condition:
+            // it must not become part of a LEFT JOIN's ON.)
+            if !c.done
+                && !c.rels.is_empty()
+                && c.rels.is_subset(&step)
+                && c.rels.is_disjoint(&left_right)
+            {
                 c.done = true;
                 candidates.push(c.expr.clone());
             }
         }
-        if let Some((func, args, filter)) = laterals[r].take() {
+        if let Some((func, args, filter, once)) = laterals[r].take() {
             let on = candidates.into_iter().reduce(|a, c| Expr::And(Box::new(a), Box::new(c)));
             node = Node::Lateral {
                 input: Box::new(node),
@@ -431,6 +454,7 @@ pub(super) fn build_from(
                 kind: rels[r].kind,
                 filter,
                 on,
+                once,
             };
             joined.insert(r);
             continue;
@@ -466,9 +490,10 @@ pub(super) fn build_from(
     Ok((node, ordered))
 }
 
-/// A table-valued function called per joined row: the function, its
-/// arguments (on the joined row) and its local filter.
-type LateralCall = (TableFunc, Vec<Option<Expr>>, Option<Expr>);
+/// A table-valued function joined after other relations: the function,
+/// its arguments (on the joined row), its local filter, and whether the
+/// arguments read no relation (one call serves every row).
+type LateralCall = (TableFunc, Vec<Option<Expr>>, Option<Expr>, bool);
 
 /// Completes the arguments of the table-valued functions among `rels`: a
 /// hidden column without a call argument takes the other side of a WHERE

@@ -220,6 +220,8 @@ pub enum Node {
     /// function is called with `args` evaluated on it and its rows are
     /// placed at `offset`; `filter` runs on the function's local row, `on`
     /// on the joined row; a LEFT join keeps input rows that match nothing.
+    /// `once`: the arguments read no input column, so the first call's
+    /// rows are kept and serve every input row.
     Lateral {
         input: Box<Node>,
         func: TableFunc,
@@ -228,6 +230,13 @@ pub enum Node {
         kind: JoinKind,
         filter: Option<Expr>,
         on: Option<Expr>,
+        once: bool,
+    },
+    /// `input` if `pred` (which reads no row) is true, tested once per run
+    /// before `input` is read; nothing otherwise.
+    Guard {
+        input: Box<Node>,
+        pred: Expr,
     },
 }
 
@@ -277,6 +286,7 @@ impl Node {
                 if on.is_some() { " FILTER" } else { "" }
             ),
             Node::Filter { .. } => "FILTER".into(),
+            Node::Guard { .. } => "GUARD (condition on no row)".into(),
             Node::Project { exprs, .. } => format!("PROJECT {} columns", exprs.len()),
             Node::Aggregate { keys, aggs, .. } => {
                 format!("AGGREGATE {} keys, {} aggregates", keys.len(), aggs.len())
@@ -322,6 +332,7 @@ impl Node {
             | Node::TableFunc { .. } => Vec::new(),
             Node::Widen { input, .. }
             | Node::Lateral { input, .. }
+            | Node::Guard { input, .. }
             | Node::Filter { input, .. }
             | Node::Project { input, .. }
             | Node::Aggregate { input, .. }

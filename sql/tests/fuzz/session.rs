@@ -173,7 +173,8 @@ const FUNCS: &[(&str, usize)] = &[
     ("glob", 2),
 ];
 
-const AGGS: &[&str] = &["count", "sum", "total", "avg", "min", "max", "group_concat"];
+const AGGS: &[&str] =
+    &["count", "sum", "total", "avg", "min", "max", "group_concat", "json_group_array"];
 
 #[derive(Clone, Debug)]
 pub struct Column {
@@ -522,9 +523,12 @@ impl Gen {
             let ti = self.table();
             let tb = self.tables[ti].clone();
             let alias = format!("a{depth}{k}");
-            let item = t(format!("{} AS {alias}", tb.name));
-            let cols: Vec<String> =
-                tb.columns.iter().map(|c| format!("{alias}.{}", c.name)).collect();
+            let (item, cols) = if self.rng.pct(8) {
+                self.json_from_item(&alias, &scope)
+            } else {
+                let cols = tb.columns.iter().map(|c| format!("{alias}.{}", c.name)).collect();
+                (t(format!("{} AS {alias}", tb.name)), cols)
+            };
             if k == 0 {
                 first = Some((item.clone(), cols.clone()));
                 parts.push(item);
@@ -789,6 +793,7 @@ impl Gen {
                 cat(vec![t("("), sub, t(")")])
             }
             80..=86 => self.pred(d, scope, outer),
+            87..=92 => self.json_expr(d, scope, outer),
             _ => leaf(self),
         };
         let simpler = leaf(self);
