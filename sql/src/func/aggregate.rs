@@ -27,16 +27,6 @@ pub struct Aggregate {
     coll: Collation,
 }
 
-/// A value that is equal under BINARY exactly when `v` is equal under
-/// `coll` (case-folded for NOCASE, trailing spaces cut for RTRIM).
-fn key(v: &Value, coll: Collation) -> Value {
-    match (v, coll) {
-        (Value::Text(s), Collation::NoCase) => Value::Text(s.to_ascii_lowercase()),
-        (Value::Text(s), Collation::RTrim) => Value::Text(s.trim_end_matches(' ').to_owned()),
-        _ => v.clone(),
-    }
-}
-
 #[derive(Debug, Clone)]
 enum Kind {
     CountStar(i64),
@@ -206,11 +196,22 @@ impl Aggregate {
 
     /// Feeds one row's argument values.
     pub fn step(&mut self, args: &[Value]) -> Result<()> {
-        self.step_subtyped(args, &[])
+        self.step_improves(args).map(|_| ())
     }
 
     /// [`Aggregate::step`], with which arguments carry the JSON subtype.
     pub fn step_subtyped(&mut self, args: &[Value], json_args: &[bool]) -> Result<()> {
+        self.step_full(args, json_args).map(|_| ())
+    }
+
+    /// [`Aggregate::step`], answering whether a `min`/`max` took a new best
+    /// value (its first non-NULL one included): SQLite's bare columns
+    /// follow that row. False for every other aggregate.
+    pub fn step_improves(&mut self, args: &[Value]) -> Result<bool> {
+        self.step_full(args, &[])
+    }
+
+    fn step_full(&mut self, args: &[Value], json_args: &[bool]) -> Result<bool> {
         if args.len() != self.nargs {
             return crate::errinput!(
                 "aggregate expects {} argument(s), got {}",
@@ -222,8 +223,10 @@ impl Aggregate {
             // NULLs are ignored by every one-argument aggregate anyway,
             // except json_group_array, which keeps one.
             let keeps_null = matches!(self.kind, Kind::Json(_));
-            if (args[0].is_null() && !keeps_null) || !seen.insert(key(&args[0], self.coll)) {
-                return Ok(());
+            if (args[0].is_null() && !keeps_null)
+                || !seen.insert(self.coll.fold(&args[0]).into_owned())
+            {
+                return Ok(false);
             }
         }
         match &mut self.kind {
@@ -237,7 +240,7 @@ impl Aggregate {
             Kind::MinMax { best, max } => {
                 let v = &args[0];
                 if v.is_null() {
-                    return Ok(());
+                    return Ok(false);
                 }
                 let replace = match best {
                     None => true,
@@ -249,12 +252,13 @@ impl Aggregate {
                 if replace {
                     *best = Some(v.clone());
                 }
+                return Ok(replace);
             }
             Kind::Json(g) => g.step(args, json_args)?,
             Kind::GroupConcat { acc } => {
                 let v = &args[0];
                 if v.is_null() {
-                    return Ok(());
+                    return Ok(false);
                 }
                 match acc {
                     None => *acc = Some(Vec::new()),
@@ -274,7 +278,7 @@ impl Aggregate {
                 }
             }
         }
-        Ok(())
+        Ok(false)
     }
 
     /// The aggregate's result for the rows stepped so far. Does not reset.
