@@ -166,6 +166,13 @@ pub enum Expr {
     /// A window function's result; only exists between binding and the
     /// window rewrite (see `planner::select`).
     Win(usize),
+    /// `value`, carrying SQLite's JSON subtype (see [`crate::func::json`]):
+    /// always (`when: None`: a JSON aggregate's result), or when `when` is
+    /// true (json_each's `value` column, for arrays and objects).
+    Json {
+        value: Box<Expr>,
+        when: Option<Box<Expr>>,
+    },
 }
 
 fn boolv(b: bool) -> Value {
@@ -198,7 +205,14 @@ impl Expr {
             Expr::Negate(e) => vals::negate(&e.eval(row, cx)?),
             Expr::BitNot(e) => vals::bit_not(&e.eval(row, cx)?),
             Expr::Not(e) => tri(vals::truthy(&e.eval(row, cx)?).map(|b| !b)),
-            Expr::Identity(e) => e.eval(row, cx)?,
+            Expr::Identity(_)
+            | Expr::Cast(..)
+            | Expr::Case { .. }
+            | Expr::Call { .. }
+            | Expr::Collate(..)
+            | Expr::Json { .. } => {
+                return Ok(self.eval_flagged(row, cx, false)?.0);
+            }
             Expr::Arith(op, l, r) => {
                 let (a, b) = (l.eval(row, cx)?, r.eval(row, cx)?);
                 match op {
@@ -320,6 +334,36 @@ impl Expr {
                     }
                 }
             }
+            Expr::Agg(_) => {
+                return Err(Error::InvalidInput("misuse of aggregate function".into()));
+            }
+            Expr::Win(_) => {
+                return Err(Error::InvalidInput("misuse of window function".into()));
+            }
+        })
+    }
+
+    /// Evaluates the expression and says whether the value carries SQLite's
+    /// JSON subtype (see [`crate::func::json`]): JSON function results do,
+    /// and CASE, `coalesce`/`ifnull`/`iif`, unary `+`, CAST and the
+    /// functions that return one of their arguments pass on the subtype of
+    /// the operand they chose.
+    pub fn eval_subtyped(&self, row: &[Value], cx: &Context) -> Result<(Value, bool)> {
+        self.eval_flagged(row, cx, true)
+    }
+
+    /// The variants through which the subtype flows; `want`: the caller
+    /// needs the flag (else only JSON functions' arguments track it).
+    fn eval_flagged(&self, row: &[Value], cx: &Context, want: bool) -> Result<(Value, bool)> {
+        let sub = |e: &Expr| -> Result<(Value, bool)> {
+            if want { e.eval_subtyped(row, cx) } else { Ok((e.eval(row, cx)?, false)) }
+        };
+        Ok(match self {
+            Expr::Identity(e) => sub(e)?,
+            Expr::Cast(e, aff) => {
+                let (v, json) = sub(e)?;
+                (vals::cast(&v, *aff), json)
+            }
             Expr::Case { operand, whens, else_, aff, coll } => {
                 let base = match operand {
                     Some(o) => Some(conv(o.eval(row, cx)?, *aff)),
@@ -335,52 +379,68 @@ impl Expr {
                         None => vals::truthy(&c) == Some(true),
                     };
                     if hit {
-                        return t.eval(row, cx);
+                        return sub(t);
                     }
                 }
                 match else_ {
-                    Some(e) => e.eval(row, cx)?,
-                    None => Value::Null,
+                    Some(e) => sub(e)?,
+                    None => (Value::Null, false),
                 }
             }
-            Expr::Cast(e, aff) => vals::cast(&e.eval(row, cx)?, *aff),
-            Expr::Collate(e, _) => e.eval(row, cx)?,
+            // COLLATE passes its operand on, subtype included.
+            Expr::Collate(e, _) => sub(e)?,
             Expr::Call { func, args, coll } => match func.lazy() {
                 Some(Lazy::FirstNonNull) => {
                     for a in args {
-                        let v = a.eval(row, cx)?;
-                        if !v.is_null() {
+                        let v = sub(a)?;
+                        if !v.0.is_null() {
                             return Ok(v);
                         }
                     }
-                    Value::Null
+                    (Value::Null, false)
                 }
                 Some(Lazy::Iif) => {
                     let mut pairs = args.chunks_exact(2);
                     for pair in pairs.by_ref() {
                         if pair[0].is_true(row, cx)? {
-                            return pair[1].eval(row, cx);
+                            return sub(&pair[1]);
                         }
                     }
                     match pairs.remainder().first() {
-                        Some(e) => e.eval(row, cx)?,
-                        None => Value::Null,
+                        Some(e) => sub(e)?,
+                        None => (Value::Null, false),
                     }
+                }
+                None if func.reads_subtypes() || (want && func.passes_subtypes()) => {
+                    let mut vs = Vec::with_capacity(args.len());
+                    let mut flags = Vec::with_capacity(args.len());
+                    for a in args {
+                        let (v, j) = a.eval_subtyped(row, cx)?;
+                        vs.push(v);
+                        flags.push(j);
+                    }
+                    let env = Env { coll: *coll, stmt: cx.stmt_env(), json_args: &flags };
+                    let (v, json) = func.call_subtyped(&vs, &env)?;
+                    (v, json && want)
                 }
                 None => {
                     let mut vs = Vec::with_capacity(args.len());
                     for a in args {
                         vs.push(a.eval(row, cx)?);
                     }
-                    func.call(&vs, &Env { coll: *coll, stmt: cx.stmt_env() })?
+                    let env = Env { coll: *coll, stmt: cx.stmt_env(), json_args: &[] };
+                    (func.call(&vs, &env)?, false)
                 }
             },
-            Expr::Agg(_) => {
-                return Err(Error::InvalidInput("misuse of aggregate function".into()));
+            Expr::Json { value, when } => {
+                let v = value.eval(row, cx)?;
+                let json = match when {
+                    None => true,
+                    Some(w) => w.is_true(row, cx)?,
+                };
+                (v, json)
             }
-            Expr::Win(_) => {
-                return Err(Error::InvalidInput("misuse of window function".into()));
-            }
+            _ => (self.eval(row, cx)?, false),
         })
     }
 
@@ -448,6 +508,12 @@ impl Expr {
                 }
             }
             Expr::Call { args, .. } => args.iter().for_each(f),
+            Expr::Json { value, when } => {
+                f(value);
+                if let Some(w) = when {
+                    f(w);
+                }
+            }
             Expr::Literal(_)
             | Expr::Column(_)
             | Expr::Outer { .. }
@@ -535,6 +601,13 @@ impl Expr {
                 args: args.into_iter().map(&mut *f).collect::<Result<_>>()?,
                 coll,
             },
+            Expr::Json { value, when } => Expr::Json {
+                value: b(value, f)?,
+                when: match when {
+                    Some(w) => Some(b(w, f)?),
+                    None => None,
+                },
+            },
             e @ (Expr::Literal(_)
             | Expr::Column(_)
             | Expr::Outer { .. }
@@ -591,6 +664,18 @@ impl Expr {
             free &= !matches!(e, Expr::Column(_) | Expr::Sub { .. } | Expr::Agg(_) | Expr::Win(_))
         });
         free
+    }
+
+    /// False if it calls a function whose result may change between two
+    /// calls with the same arguments (`random()`).
+    pub fn is_deterministic(&self) -> bool {
+        let mut det = true;
+        self.walk(&mut |e| {
+            if let Expr::Call { func, .. } = e {
+                det &= func.is_deterministic();
+            }
+        });
+        det
     }
 
     /// Shifts every column reference by `-by` (for evaluating an expression

@@ -83,6 +83,17 @@ impl Group {
                 continue;
             }
             args.clear();
+            if a.reads_subtypes() {
+                // The JSON aggregates insert JSON-subtyped text as JSON.
+                let mut json = Vec::with_capacity(call.args.len());
+                for e in &call.args {
+                    let (v, j) = e.eval_subtyped(&row, cx)?;
+                    args.push(v);
+                    json.push(j);
+                }
+                a.step_subtyped(&args, &json)?;
+                continue;
+            }
             for e in &call.args {
                 args.push(e.eval(&row, cx)?);
             }

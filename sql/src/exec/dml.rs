@@ -49,6 +49,7 @@ fn scope_for(t: &Arc<TableDef>) -> Scope {
             rowid: Some(t.columns.len()),
             table: Some(t.clone()),
             hidden: Vec::new(),
+            func: None,
         }],
         width: t.columns.len() + 1,
     }

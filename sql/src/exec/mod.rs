@@ -18,6 +18,7 @@ mod set;
 pub mod sort;
 mod stream;
 mod subquery;
+mod tvf;
 pub mod vals;
 mod window;
 
@@ -29,6 +30,7 @@ use set::*;
 use stream::*;
 use subquery::Cached;
 pub use subquery::{subquery_exists, subquery_in, subquery_scalar};
+use tvf::*;
 
 use std::cell::RefCell;
 use std::cmp::Ordering;
@@ -235,6 +237,26 @@ pub fn build(node: &Node) -> Box<dyn Operator> {
             ))
         }
         Node::WorkingRow { id, .. } => Box::new(recursive::WorkingRowOp::new(*id)),
+        Node::TableFunc { func, args } => {
+            Box::new(TableFuncOp { func: *func, args: args.clone(), cursor: None })
+        }
+        Node::Lateral { input, func, args, offset, kind, filter, on, once } => {
+            Box::new(LateralOp {
+                input: build(input),
+                func: *func,
+                args: args.clone(),
+                offset: *offset,
+                kind: *kind,
+                filter: filter.clone(),
+                on: on.clone(),
+                once: *once,
+                kept: None,
+                cur: None,
+            })
+        }
+        Node::Guard { input, pred } => {
+            Box::new(GuardOp { input: build(input), pred: pred.clone(), open: None })
+        }
         Node::SetOp { op, left, right, colls } => Box::new(SetOpOp {
             op: *op,
             left: Some(build(left)),

@@ -1,5 +1,6 @@
 //! Aggregate functions: count, sum, total, avg, min, max, group_concat,
-//! string_agg — SQLite's `sumStep`/`sumFinalize` & co.
+//! string_agg — SQLite's `sumStep`/`sumFinalize` & co. — and the JSON
+//! aggregates (their state is [`JsonGroup`]).
 //!
 //! Invariants: NULL inputs are ignored (except by `count(*)`); DISTINCT
 //! keeps the first of each group of values equal under
@@ -10,6 +11,7 @@
 
 use std::collections::BTreeSet;
 
+use super::json::JsonGroup;
 use super::wrong_args;
 use crate::Result;
 use crate::value::{Collation, Value, compare_collated, numeric_text_bytes};
@@ -32,6 +34,7 @@ enum Kind {
     Sum(SumState, SumFinal),
     MinMax { best: Option<Value>, max: bool },
     GroupConcat { acc: Option<Vec<u8>> },
+    Json(JsonGroup),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -151,6 +154,14 @@ impl Aggregate {
             ("min", 1) => Kind::MinMax { best: None, max: false },
             ("max", 1) => Kind::MinMax { best: None, max: true },
             ("group_concat", 1 | 2) | ("string_agg", 2) => Kind::GroupConcat { acc: None },
+            (n, k) if JsonGroup::new(n).is_some_and(|g| g.1 == k) => {
+                Kind::Json(JsonGroup::new(n).expect("checked").0)
+            }
+            (
+                "json_group_array" | "jsonb_group_array" | "json_group_object"
+                | "jsonb_group_object",
+                _,
+            ) => return wrong_args(name),
             (
                 "count" | "sum" | "total" | "avg" | "min" | "max" | "group_concat" | "string_agg",
                 _,
@@ -172,15 +183,35 @@ impl Aggregate {
         self
     }
 
+    /// True if the aggregate reads its arguments' JSON subtype (then feed
+    /// it with [`Aggregate::step_subtyped`]).
+    pub fn reads_subtypes(&self) -> bool {
+        matches!(self.kind, Kind::Json(_))
+    }
+
+    /// True if the result carries the JSON subtype.
+    pub fn result_is_json(name: &str) -> bool {
+        matches!(name, "json_group_array" | "json_group_object")
+    }
+
     /// Feeds one row's argument values.
     pub fn step(&mut self, args: &[Value]) -> Result<()> {
         self.step_improves(args).map(|_| ())
+    }
+
+    /// [`Aggregate::step`], with which arguments carry the JSON subtype.
+    pub fn step_subtyped(&mut self, args: &[Value], json_args: &[bool]) -> Result<()> {
+        self.step_full(args, json_args).map(|_| ())
     }
 
     /// [`Aggregate::step`], answering whether a `min`/`max` took a new best
     /// value (its first non-NULL one included): SQLite's bare columns
     /// follow that row. False for every other aggregate.
     pub fn step_improves(&mut self, args: &[Value]) -> Result<bool> {
+        self.step_full(args, &[])
+    }
+
+    fn step_full(&mut self, args: &[Value], json_args: &[bool]) -> Result<bool> {
         if args.len() != self.nargs {
             return crate::errinput!(
                 "aggregate expects {} argument(s), got {}",
@@ -189,8 +220,12 @@ impl Aggregate {
             );
         }
         if let Some(seen) = &mut self.seen {
-            // NULLs are ignored by every one-argument aggregate anyway.
-            if args[0].is_null() || !seen.insert(self.coll.fold(&args[0]).into_owned()) {
+            // NULLs are ignored by every one-argument aggregate anyway,
+            // except json_group_array, which keeps one.
+            let keeps_null = matches!(self.kind, Kind::Json(_));
+            if (args[0].is_null() && !keeps_null)
+                || !seen.insert(self.coll.fold(&args[0]).into_owned())
+            {
                 return Ok(false);
             }
         }
@@ -219,6 +254,7 @@ impl Aggregate {
                 }
                 return Ok(replace);
             }
+            Kind::Json(g) => g.step(args, json_args)?,
             Kind::GroupConcat { acc } => {
                 let v = &args[0];
                 if v.is_null() {
@@ -268,6 +304,7 @@ impl Aggregate {
                 None => Value::Null,
                 Some(b) => Value::Blob(b.clone()).into_text().map_or(Value::Null, Value::Text),
             },
+            Kind::Json(g) => g.finish()?.0,
         })
         .map(|v| match v {
             // SQLite turns a NaN result (inf + -inf) into NULL.

@@ -12,6 +12,9 @@
 //! - [`datetime`] — `date.c`: date, time, datetime, julianday, unixepoch,
 //!   strftime, timediff and the `CURRENT_*` functions;
 //! - [`math`] — the `SQLITE_ENABLE_MATH_FUNCTIONS` set (acos … trunc);
+//! - [`json`] — SQLite's `json.c` (json … json_valid, `->`, `->>`, the
+//!   `jsonb_*` variants, the JSON aggregates and `json_each`/`json_tree`);
+//! - [`table`] — table-valued functions in FROM ([`TableFunc`]);
 //!
 //! A family adds itself by a variant of [`Func`] and one line each in
 //! [`Func::resolve`], [`Func::call`] and [`Func::name`].
@@ -27,18 +30,22 @@
 
 mod aggregate;
 mod datetime;
+pub mod json;
 mod math;
 mod pattern;
-mod printf;
-mod scalar;
+pub(crate) mod printf;
+pub(crate) mod scalar;
+pub mod table;
 
 use std::cell::Cell;
 
 pub use aggregate::Aggregate;
 pub use datetime::DateTimeFn;
+pub use json::Json;
 pub use math::Math;
 pub use pattern::{glob, like};
 pub use scalar::{Scalar, glob_values, like_values};
+pub use table::{TableCursor, TableFunc};
 
 use crate::Result;
 use crate::value::{Collation, Value};
@@ -49,6 +56,7 @@ pub enum Func {
     Scalar(Scalar),
     DateTime(DateTimeFn),
     Math(Math),
+    Json(Json),
 }
 
 /// What a call may read besides its arguments.
@@ -58,6 +66,9 @@ pub struct Env<'a> {
     /// `nullif` compare under it).
     pub coll: Collation,
     pub stmt: &'a StatementEnv,
+    /// Which arguments carry SQLite's JSON subtype (see [`json`]); empty
+    /// when the caller does not track it.
+    pub json_args: &'a [bool],
 }
 
 /// Per-execution facts of one statement that functions may read.
@@ -96,6 +107,9 @@ impl Func {
         if let Some(r) = Math::resolve(&lower, nargs) {
             return r.map(Func::Math);
         }
+        if let Some(r) = Json::resolve(&lower, nargs) {
+            return r.map(Func::Json);
+        }
         if is_aggregate(&lower) {
             return crate::errinput!("misuse of aggregate function {lower}()");
         }
@@ -108,7 +122,52 @@ impl Func {
             Func::Scalar(f) => f.call(args, env),
             Func::DateTime(f) => f.call(args, env),
             Func::Math(f) => f.call(args, env),
+            Func::Json(f) => f.call(args, env).map(|r| r.0),
         }
+    }
+
+    /// [`Func::call`], also saying whether the result carries the JSON
+    /// subtype: JSON functions' results do, and the functions that return
+    /// one of their arguments pass that argument's on.
+    pub fn call_subtyped(self, args: &[Value], env: &Env) -> Result<(Value, bool)> {
+        let arg = |i: usize| env.json_args.get(i).copied().unwrap_or(false);
+        match self {
+            Func::Json(f) => f.call(args, env),
+            Func::DateTime(_) | Func::Math(_) => Ok((self.call(args, env)?, false)),
+            Func::Scalar(f) => {
+                let v = f.call(args, env)?;
+                let json = match f {
+                    Scalar::Likely | Scalar::Unlikely | Scalar::Likelihood => arg(0),
+                    Scalar::NullIf => !v.is_null() && arg(0),
+                    Scalar::Min | Scalar::Max => {
+                        scalar::min_max_index(args, f == Scalar::Max, env.coll).is_some_and(arg)
+                    }
+                    _ => false,
+                };
+                Ok((v, json))
+            }
+        }
+    }
+
+    /// True if the function reads its arguments' JSON subtype (every JSON
+    /// function; SQLite's `SQLITE_SUBTYPE`).
+    pub fn reads_subtypes(self) -> bool {
+        matches!(self, Func::Json(_))
+    }
+
+    /// True if the function may return an argument with its subtype.
+    pub fn passes_subtypes(self) -> bool {
+        matches!(
+            self,
+            Func::Scalar(
+                Scalar::Likely
+                    | Scalar::Unlikely
+                    | Scalar::Likelihood
+                    | Scalar::NullIf
+                    | Scalar::Min
+                    | Scalar::Max
+            )
+        )
     }
 
     /// The function's (lower-case) name.
@@ -117,6 +176,7 @@ impl Func {
             Func::Scalar(f) => f.name(),
             Func::DateTime(f) => f.name(),
             Func::Math(f) => f.name(),
+            Func::Json(f) => f.name(),
         }
     }
 
@@ -126,7 +186,7 @@ impl Func {
         match self {
             Func::Scalar(Scalar::Coalesce | Scalar::IfNull) => Some(Lazy::FirstNonNull),
             Func::Scalar(Scalar::Iif) => Some(Lazy::Iif),
-            Func::Scalar(_) | Func::DateTime(_) | Func::Math(_) => None,
+            Func::Scalar(_) | Func::DateTime(_) | Func::Math(_) | Func::Json(_) => None,
         }
     }
 
@@ -138,6 +198,7 @@ impl Func {
             // Any of them may read 'now' or the local time zone.
             Func::DateTime(_) => false,
             Func::Math(_) => true,
+            Func::Json(_) => true,
         }
     }
 }
@@ -160,7 +221,7 @@ pub fn scalar(name: &str, args: &[Value]) -> Result<Value> {
 /// [`scalar`] under the collation `coll`.
 pub fn scalar_collated(name: &str, args: &[Value], coll: Collation) -> Result<Value> {
     let stmt = StatementEnv::default();
-    Func::resolve(name, args.len())?.call(args, &Env { coll, stmt: &stmt })
+    Func::resolve(name, args.len())?.call(args, &Env { coll, stmt: &stmt, json_args: &[] })
 }
 
 /// True if `name` (lower case) is an aggregate function. `min` and `max`
@@ -168,7 +229,18 @@ pub fn scalar_collated(name: &str, args: &[Value], coll: Collation) -> Result<Va
 pub fn is_aggregate(name: &str) -> bool {
     matches!(
         name,
-        "count" | "sum" | "total" | "avg" | "min" | "max" | "group_concat" | "string_agg"
+        "count"
+            | "sum"
+            | "total"
+            | "avg"
+            | "min"
+            | "max"
+            | "group_concat"
+            | "string_agg"
+            | "json_group_array"
+            | "jsonb_group_array"
+            | "json_group_object"
+            | "jsonb_group_object"
     )
 }
 

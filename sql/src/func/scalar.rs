@@ -562,8 +562,13 @@ fn trim(v: &Value, set: Option<&Value>, left: bool, right: bool) -> Value {
 /// Scalar min()/max(): NULL if any argument is NULL; ties keep SQLite's
 /// choice (min takes the later of equal values, max the earlier).
 fn min_max(args: &[Value], max: bool, coll: Collation) -> Value {
+    min_max_index(args, max, coll).map_or(Value::Null, |i| args[i].clone())
+}
+
+/// Which argument scalar min()/max() returns (`None`: NULL).
+pub(crate) fn min_max_index(args: &[Value], max: bool, coll: Collation) -> Option<usize> {
     if args.iter().any(Value::is_null) {
-        return Value::Null;
+        return None;
     }
     let mut best = 0;
     for i in 1..args.len() {
@@ -573,7 +578,7 @@ fn min_max(args: &[Value], max: bool, coll: Collation) -> Value {
             best = i;
         }
     }
-    args[best].clone()
+    Some(best)
 }
 
 /// `quote(x)`: an SQL literal for the value.

@@ -78,6 +78,9 @@ pub struct ScopeTable {
     pub table: Option<Arc<TableDef>>,
     /// Columns merged by USING / NATURAL: only reachable qualified.
     pub hidden: Vec<String>,
+    /// The table-valued function the relation is (its `value` column may
+    /// carry the JSON subtype).
+    pub func: Option<crate::func::TableFunc>,
 }
 
 impl ScopeTable {
@@ -262,17 +265,56 @@ impl<'a> Binder<'a> {
                 return Err(Error::InvalidInput(format!("ambiguous column name: {name}")));
             }
             if let Some(index) = found {
-                if level == n - 1 {
-                    return Ok(Some(Expr::Column(index)));
+                let json_type = self.json_type_column(level, index);
+                let at = |i: usize| {
+                    if level == n - 1 {
+                        Expr::Column(i)
+                    } else {
+                        Expr::Outer { depth: n - 1 - level, index: i }
+                    }
+                };
+                if level < n - 1 {
+                    for l in level + 1..n {
+                        self.levels[l].correlated = true;
+                    }
+                    self.levels[level + 1].outer_refs.insert(index);
+                    if let Some(t) = json_type {
+                        self.levels[level + 1].outer_refs.insert(t);
+                    }
                 }
-                for l in level + 1..n {
-                    self.levels[l].correlated = true;
-                }
-                self.levels[level + 1].outer_refs.insert(index);
-                return Ok(Some(Expr::Outer { depth: n - 1 - level, index }));
+                let e = at(index);
+                return Ok(Some(match json_type {
+                    // json_each's `value`: JSON when its row's type is an
+                    // array or an object.
+                    Some(t) => Expr::Json {
+                        value: Box::new(e),
+                        when: Some(Box::new(Expr::InList {
+                            expr: Box::new(at(t)),
+                            list: vec![
+                                Expr::Literal(Value::Text("array".into())),
+                                Expr::Literal(Value::Text("object".into())),
+                            ],
+                            affs: vec![None, None],
+                            coll: Collation::Binary,
+                            negated: false,
+                        })),
+                    },
+                    None => e,
+                }));
             }
         }
         Ok(None)
+    }
+
+    /// For the `value` column of a table-valued function whose values may
+    /// carry the JSON subtype: the index of its row's `type` column.
+    fn json_type_column(&self, level: usize, index: usize) -> Option<usize> {
+        let t = self.scopes[level]
+            .tables
+            .iter()
+            .find(|t| index >= t.offset && index < t.offset + t.width())?;
+        let (value, ty) = t.func?.json_value_column()?;
+        (index == t.offset + value).then_some(t.offset + ty)
     }
 
     fn column_meta(&self, level: usize, index: usize) -> Option<(Option<Affinity>, Collation)> {
@@ -301,6 +343,8 @@ impl<'a> Binder<'a> {
             // its column's.
             Expr::Collate(e, _) => self.aff(e),
             Expr::Sub { kind: SubKind::Scalar, aff, .. } => *aff,
+            // json_each's `value`: still its column.
+            Expr::Json { value, when: Some(_) } => self.aff(value),
             _ => None,
         }
     }
@@ -312,7 +356,9 @@ impl<'a> Binder<'a> {
     pub fn collation(&self, e: &Expr) -> Option<Collation> {
         match e {
             Expr::Collate(_, c) => Some(*c),
-            Expr::Column(_) | Expr::Outer { .. } => self.column_coll(e),
+            Expr::Column(_) | Expr::Outer { .. } | Expr::Json { when: Some(_), .. } => {
+                self.column_coll(e)
+            }
             Expr::Cast(inner, _) | Expr::Identity(inner) => self.collation(inner),
             e if e.has_explicit_collation() => {
                 let mut found = None;
@@ -336,6 +382,7 @@ impl<'a> Binder<'a> {
             Expr::Outer { depth, index } => {
                 self.column_meta(n.checked_sub(1 + depth)?, *index).map(|m| m.1)
             }
+            Expr::Json { value, when: Some(_) } => self.column_coll(value),
             _ => None,
         }
     }
@@ -702,6 +749,8 @@ impl<'a> Binder<'a> {
                 Expr::Is { l: Box::new(l), r: Box::new(r), negated: *op == B::IsNot, aff, coll }
             }
             B::Glob => Expr::Glob { expr: Box::new(l), pattern: Box::new(r), negated: false },
+            B::Arrow => self.call("->", vec![l, r])?,
+            B::LongArrow => self.call("->>", vec![l, r])?,
             _ => return Err(Error::Unsupported(format!("operator {op}"))),
         })
     }
@@ -836,8 +885,13 @@ impl<'a> Binder<'a> {
             // Validate the name and arity now, not at run time.
             vals::Aggregate::new(&name, distinct, asts.len())?;
             let coll = bound.first().and_then(|a| self.collation(a)).unwrap_or(Collation::Binary);
+            let json = vals::Aggregate::result_is_json(&name);
             let call = AggCall { name: name.clone(), distinct, args: bound, filter, coll };
-            return self.place_aggregate(call);
+            let e = self.place_aggregate(call)?;
+            if json {
+                return Ok(Expr::Json { value: Box::new(e), when: None });
+            }
+            return Ok(e);
         }
         if f.filter.is_some() {
             return Err(Error::InvalidInput(format!(

@@ -1,7 +1,9 @@
-//! FROM: relations (tables, views, CTEs, subqueries), the canonical row
-//! they make up, and join assembly — WHERE conjuncts pushed to the
-//! relations they read, inner joins ordered greedily along join
-//! predicates, equi-joins hashed.
+//! FROM: relations (tables, views, CTEs, subqueries, table-valued
+//! functions), the canonical row they make up, and join assembly — WHERE
+//! conjuncts pushed to the relations they read, inner joins ordered
+//! greedily along join predicates, equi-joins hashed, and table-valued
+//! functions whose arguments read other relations joined after those
+//! ([`Node::Lateral`]).
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -15,6 +17,7 @@ use super::{JoinKey, JoinKind, Node, QueryPlan};
 use crate::catalog::{TableDef, object_name};
 use crate::exec::vals::{Affinity, Collation};
 use crate::expr::{CmpOp, Expr};
+use crate::func::TableFunc;
 use crate::{Error, Result};
 
 /// One relation of a FROM clause.
@@ -30,11 +33,22 @@ pub(super) struct Rel {
     pub(super) offset: usize,
     /// USING / NATURAL columns: reachable only qualified, not in `*`.
     pub(super) hidden: Vec<String>,
+    /// How many leading columns `*` shows (a table-valued function's
+    /// argument columns are hidden).
+    pub(super) shown: usize,
 }
 
 pub(super) enum Source {
     Table(Arc<TableDef>),
     Node(Box<Node>),
+    /// A table-valued function called with `asts`; bound into `args` (one
+    /// per hidden column given) once the FROM clause's scope exists, since
+    /// they may read any of its relations.
+    Func {
+        func: TableFunc,
+        asts: Vec<ast::Expr>,
+        args: Vec<Option<Expr>>,
+    },
 }
 
 impl Rel {
@@ -59,6 +73,7 @@ pub(super) fn table_rel(t: &Arc<TableDef>, name: String) -> Rel {
         natural: false,
         offset: 0,
         hidden: Vec::new(),
+        shown: t.columns.len(),
     }
 }
 
@@ -86,7 +101,36 @@ pub(super) fn query_rel(plan: QueryPlan, name: String, cols: &[String]) -> Rel {
         natural: false,
         offset: 0,
         hidden: Vec::new(),
+        shown: plan.columns.len(),
     }
+}
+
+/// A relation for the table-valued function `func` called with `asts`.
+fn func_rel(func: TableFunc, name: String, asts: Vec<ast::Expr>) -> Result<Rel> {
+    if asts.len() > func.max_args() {
+        return crate::errinput!(
+            "too many arguments on {}() - max {}",
+            func.name(),
+            func.max_args()
+        );
+    }
+    Ok(Rel {
+        name,
+        columns: func
+            .columns()
+            .iter()
+            .map(|c| (c.to_string(), Some(Affinity::Blob), Collation::Binary))
+            .collect(),
+        has_rowid: true,
+        source: Source::Func { func, asts, args: Vec::new() },
+        kind: JoinKind::Inner,
+        on: None,
+        using: Vec::new(),
+        natural: false,
+        offset: 0,
+        hidden: Vec::new(),
+        shown: func.visible(),
+    })
 }
 
 pub(super) fn factor_rel(b: &mut Binder, f: &ast::TableFactor) -> Result<Rel> {
@@ -106,7 +150,38 @@ pub(super) fn factor_rel(b: &mut Binder, f: &ast::TableFactor) -> Result<Rel> {
                 let plan = b.isolated(|b| plan_query(b, &v.query))?;
                 return Ok(query_rel(plan, shown, &v.columns));
             }
+            if let Some(func) = TableFunc::resolve(&tname) {
+                // An eponymous table-valued function without arguments:
+                // they may come from WHERE equalities on its hidden columns.
+                return func_rel(func, shown, Vec::new());
+            }
             Err(Error::NotFound(format!("no such table: {tname}")))
+        }
+        ast::TableFactor::Table { name, alias, args: Some(args), .. } => {
+            let tname = object_name(name)?;
+            let shown = alias.as_ref().map_or_else(|| tname.clone(), |a| a.name.value.clone());
+            let Some(func) = TableFunc::resolve(&tname) else {
+                let lc = tname.to_ascii_lowercase();
+                if b.ctes.iter().any(|c| c.name == lc)
+                    || b.schema.table(&tname).is_some()
+                    || b.schema.view(&tname).is_some()
+                {
+                    return crate::errinput!("'{tname}' is not a function");
+                }
+                return Err(Error::NotFound(format!("no such table: {tname}")));
+            };
+            if alias.as_ref().is_some_and(|a| !a.columns.is_empty()) {
+                return Err(Error::Unsupported(format!("column aliases on {}()", func.name())));
+            }
+            let asts = args
+                .args
+                .iter()
+                .map(|a| match a {
+                    ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(e)) => Ok(e.clone()),
+                    other => crate::errinput!("bad argument to {}(): {other}", func.name()),
+                })
+                .collect::<Result<Vec<_>>>()?;
+            func_rel(func, shown, asts)
         }
         ast::TableFactor::Derived { subquery, alias, lateral: false, .. } => {
             let plan = b.isolated(|b| plan_query(b, subquery))?;
@@ -178,12 +253,27 @@ pub(super) fn scope_of(rels: &[Rel]) -> Scope {
             rowid: r.has_rowid.then_some(r.columns.len()),
             table: match &r.source {
                 Source::Table(t) => Some(t.clone()),
-                Source::Node(_) => None,
+                Source::Node(_) | Source::Func { .. } => None,
             },
             hidden: r.hidden.clone(),
+            func: match &r.source {
+                Source::Func { func, .. } => Some(*func),
+                _ => None,
+            },
         })
         .collect();
     Scope { tables, width: rels.iter().map(Rel::width).sum() }
+}
+
+/// Binds the arguments of the table-valued functions among `rels` in the
+/// current scope (the FROM clause's): they may read any relation of it.
+pub(super) fn bind_func_args(b: &mut Binder, rels: &mut [Rel]) -> Result<()> {
+    for r in rels.iter_mut() {
+        if let Source::Func { asts, args, .. } = &mut r.source {
+            *args = asts.iter().map(|a| b.bind_expr(a).map(Some)).collect::<Result<_>>()?;
+        }
+    }
+    Ok(())
 }
 
 /// The tables (relation indexes) an expression bound to the canonical row
@@ -221,10 +311,22 @@ pub(super) fn build_from(
     let left_right: BTreeSet<usize> =
         rels.iter().enumerate().filter(|(_, r)| r.kind == JoinKind::Left).map(|(i, _)| i).collect();
     let any_left = !left_right.is_empty();
+    let mut where_c = where_c;
+    let lateral = func_args(rels, &mut where_c)?;
     let mut conjs: Vec<Conj> = where_c
         .into_iter()
         .map(|e| Conj { rels: rel_set(&e, rels), expr: e, done: false })
         .collect();
+    // Conditions that read no relation are tested once, before any
+    // relation is read (as SQLite does): a false one means no relation is
+    // opened, so neither is a table-valued function's malformed argument.
+    let mut guard = Vec::new();
+    for c in conjs.iter_mut() {
+        if c.rels.is_empty() && c.expr.is_row_free() && c.expr.is_deterministic() {
+            guard.push(c.expr.clone());
+            c.done = true;
+        }
+    }
 
     // Local filters and access paths.
     let mut locals: Vec<Vec<Expr>> = vec![Vec::new(); rels.len()];
@@ -246,6 +348,8 @@ pub(super) fn build_from(
         }
     }
     let mut scans: Vec<Option<Node>> = Vec::new();
+    // Table-valued functions reading other relations: called per row.
+    let mut laterals: Vec<Option<LateralCall>> = Vec::new();
     let mut est: Vec<f64> = Vec::new();
     let rels_len = rels.len();
     for (i, r) in rels.iter_mut().enumerate() {
@@ -279,8 +383,30 @@ pub(super) fn build_from(
                 };
                 (n, 1000.0)
             }
+            Source::Func { func, args, .. } => {
+                // Joined after another relation, a call is made once that
+                // relation yields a row (again per row if its arguments
+                // read it), as SQLite's virtual-table loop does: an empty
+                // left side never calls it.
+                let call = (func, args.clone(), filter.clone(), lateral[i].is_none());
+                laterals.push(Some(call));
+                if lateral[i].is_some() {
+                    scans.push(None);
+                    est.push(100.0);
+                    continue;
+                }
+                let n = Node::TableFunc { func, args };
+                let n = match filter {
+                    Some(f) => Node::Filter { input: Box::new(n), pred: f },
+                    None => n,
+                };
+                scans.push(Some(n));
+                est.push(100.0);
+                continue;
+            }
         };
         scans.push(Some(node));
+        laterals.push(None);
         est.push(e);
     }
 
@@ -290,16 +416,16 @@ pub(super) fn build_from(
     } else {
         greedy_order(&conjs, &est)
     };
+    let order = after_dependencies(order, &lateral, any_left)?;
 
     let first = order[0];
     let mut joined: BTreeSet<usize> = BTreeSet::from([first]);
-    let mut node = Node::Widen {
-        input: Box::new(scans[first].take().expect("each rel once")),
-        offset: rels[first].offset,
-        width,
-    };
+    let mut input = scans[first].take().expect("each rel once");
+    if let Some(pred) = guard.into_iter().reduce(|a, c| Expr::And(Box::new(a), Box::new(c))) {
+        input = Node::Guard { input: Box::new(input), pred };
+    }
+    let mut node = Node::Widen { input: Box::new(input), offset: rels[first].offset, width };
     for &r in &order[1..] {
-        let right = scans[r].take().expect("each rel once");
         let mut step: BTreeSet<usize> = joined.clone();
         step.insert(r);
         let mut candidates: Vec<Expr> = Vec::new();
@@ -310,13 +436,29 @@ pub(super) fn build_from(
         for c in conjs.iter_mut() {
             // WHERE terms (and inner joins' ON terms) never go into a LEFT
             // join's ON: there they would keep the left row with NULLs
-            // instead of dropping it. Constant terms (no relation) join
-            // the first inner step.
+            // instead of dropping it. Constant terms (no relation) that
+            // are not tested up front join the first inner step.
             if !left && !c.done && c.rels.is_subset(&step) && c.rels.is_disjoint(&left_right) {
                 c.done = true;
                 candidates.push(c.expr.clone());
             }
         }
+        if let Some((func, args, filter, once)) = laterals[r].take() {
+            let on = candidates.into_iter().reduce(|a, c| Expr::And(Box::new(a), Box::new(c)));
+            node = Node::Lateral {
+                input: Box::new(node),
+                func,
+                args,
+                offset: rels[r].offset,
+                kind: rels[r].kind,
+                filter,
+                on,
+                once,
+            };
+            joined.insert(r);
+            continue;
+        }
+        let right = scans[r].take().expect("each rel once");
         let mut keys = Vec::new();
         let mut rest = Vec::new();
         for c in candidates {
@@ -345,6 +487,100 @@ pub(super) fn build_from(
         node = Node::Filter { input: Box::new(node), pred: p };
     }
     Ok((node, ordered))
+}
+
+/// A table-valued function joined after other relations: the function,
+/// its arguments (on the joined row), its local filter, and whether the
+/// arguments read no relation (one call serves every row).
+type LateralCall = (TableFunc, Vec<Option<Expr>>, Option<Expr>, bool);
+
+/// Completes the arguments of the table-valued functions among `rels`: a
+/// hidden column without a call argument takes the other side of a WHERE
+/// equality on it (which is then consumed, as SQLite's constraint is), if
+/// that side does not read the function itself. Returns, per relation, the
+/// relations a function's arguments read (`Some` for those called per
+/// row).
+fn func_args(rels: &mut [Rel], where_c: &mut Vec<Expr>) -> Result<Vec<Option<BTreeSet<usize>>>> {
+    let mut out = vec![None; rels.len()];
+    for i in 0..rels.len() {
+        let Source::Func { func, args, .. } = &rels[i].source else { continue };
+        let (func, mut args) = (*func, args.clone());
+        if rels[i].kind == JoinKind::Inner {
+            while args.len() < func.max_args() {
+                let col = rels[i].offset + func.visible() + args.len();
+                let mut found = None;
+                for (k, c) in where_c.iter().enumerate() {
+                    if let Some(v) = eq_on_column(c, col)
+                        && !rel_set(v, rels).contains(&i)
+                    {
+                        found = Some((k, v.clone()));
+                        break;
+                    }
+                }
+                match found {
+                    Some((k, v)) => {
+                        where_c.remove(k);
+                        args.push(Some(v));
+                    }
+                    None => args.push(None),
+                }
+            }
+        }
+        let mut deps = BTreeSet::new();
+        for a in args.iter().flatten() {
+            deps.extend(rel_set(a, rels));
+        }
+        if deps.contains(&i) {
+            return crate::errinput!("{}() arguments read its own columns", func.name());
+        }
+        if !deps.is_empty() {
+            out[i] = Some(deps);
+        }
+        if let Source::Func { args: a, .. } = &mut rels[i].source {
+            *a = args;
+        }
+    }
+    Ok(out)
+}
+
+/// The other side of `column(col) = x` (either way round).
+fn eq_on_column(c: &Expr, col: usize) -> Option<&Expr> {
+    let Expr::Cmp { op: CmpOp::Eq, l, r, .. } = c else { return None };
+    match (l.as_ref(), r.as_ref()) {
+        (Expr::Column(k), other) | (other, Expr::Column(k)) if *k == col => Some(other),
+        _ => None,
+    }
+}
+
+/// `order` changed as little as possible so that every table-valued
+/// function comes after the relations its arguments read.
+fn after_dependencies(
+    order: Vec<usize>,
+    lateral: &[Option<BTreeSet<usize>>],
+    any_left: bool,
+) -> Result<Vec<usize>> {
+    if lateral.iter().all(Option::is_none) {
+        return Ok(order);
+    }
+    let mut placed = BTreeSet::new();
+    let mut pending = order.clone();
+    let mut out = Vec::with_capacity(order.len());
+    while !pending.is_empty() {
+        let Some(k) =
+            pending.iter().position(|&r| lateral[r].as_ref().is_none_or(|d| d.is_subset(&placed)))
+        else {
+            return crate::errinput!("table-valued function arguments depend on each other");
+        };
+        let r = pending.remove(k);
+        placed.insert(r);
+        out.push(r);
+    }
+    if any_left && out != order {
+        return Err(Error::Unsupported(
+            "a table-valued function reading a relation joined after it, with LEFT JOIN".into(),
+        ));
+    }
+    Ok(out)
 }
 
 /// `left = right` with one side over already-joined relations and the other

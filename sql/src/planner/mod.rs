@@ -34,6 +34,7 @@ use std::sync::Arc;
 use crate::catalog::{IndexDef, TableDef};
 use crate::exec::vals::{Affinity, Collation};
 use crate::expr::Expr;
+use crate::func::TableFunc;
 
 pub use access::plan_table_scan;
 pub use bind::{Binder, ParamMap};
@@ -315,6 +316,36 @@ pub enum Node {
         id: usize,
         width: usize,
     },
+    /// The rows of a table-valued function: local rows (its columns, then
+    /// a rowid). `args[i]` fills hidden column `i` (`None`: not given);
+    /// they read no FROM item, only parameters and enclosing rows.
+    TableFunc {
+        func: TableFunc,
+        args: Vec<Option<Expr>>,
+    },
+    /// A join whose right side is a table-valued function reading the
+    /// left side (`FROM t, json_each(t.doc)`): for each `input` row, the
+    /// function is called with `args` evaluated on it and its rows are
+    /// placed at `offset`; `filter` runs on the function's local row, `on`
+    /// on the joined row; a LEFT join keeps input rows that match nothing.
+    /// `once`: the arguments read no input column, so the first call's
+    /// rows are kept and serve every input row.
+    Lateral {
+        input: Box<Node>,
+        func: TableFunc,
+        args: Vec<Option<Expr>>,
+        offset: usize,
+        kind: JoinKind,
+        filter: Option<Expr>,
+        on: Option<Expr>,
+        once: bool,
+    },
+    /// `input` if `pred` (which reads no row) is true, tested once per run
+    /// before `input` is read; nothing otherwise.
+    Guard {
+        input: Box<Node>,
+        pred: Expr,
+    },
 }
 
 impl Node {
@@ -363,6 +394,7 @@ impl Node {
                 if on.is_some() { " FILTER" } else { "" }
             ),
             Node::Filter { .. } => "FILTER".into(),
+            Node::Guard { .. } => "GUARD (condition on no row)".into(),
             Node::Project { exprs, .. } => format!("PROJECT {} columns", exprs.len()),
             Node::Aggregate { keys, aggs, .. } => {
                 format!("AGGREGATE {} keys, {} aggregates", keys.len(), aggs.len())
@@ -387,6 +419,12 @@ impl Node {
                 }
             ),
             Node::WorkingRow { name, .. } => format!("WORKING ROW {name}"),
+            Node::TableFunc { func, .. } => format!("SCAN TABLE-VALUED FUNCTION {}", func.name()),
+            Node::Lateral { func, kind, .. } => format!(
+                "{}JOIN TABLE-VALUED FUNCTION {} (per row)",
+                if *kind == JoinKind::Left { "LEFT " } else { "" },
+                func.name()
+            ),
         };
         let next = if line.is_empty() {
             depth
@@ -402,8 +440,13 @@ impl Node {
     /// The node's inputs, left to right.
     pub fn children(&self) -> Vec<&Node> {
         match self {
-            Node::Scan { .. } | Node::Values { .. } | Node::WorkingRow { .. } => Vec::new(),
+            Node::Scan { .. }
+            | Node::Values { .. }
+            | Node::WorkingRow { .. }
+            | Node::TableFunc { .. } => Vec::new(),
             Node::Widen { input, .. }
+            | Node::Lateral { input, .. }
+            | Node::Guard { input, .. }
             | Node::Filter { input, .. }
             | Node::Project { input, .. }
             | Node::Aggregate { input, .. }

@@ -284,6 +284,7 @@ pub(super) fn plan_select_in_scope(
     offset: Option<&ast::Expr>,
 ) -> Result<QueryPlan> {
     let width = b.scope_width();
+    bind_func_args(b, &mut rels)?;
     // WHERE and join conditions.
     let mut where_c = Vec::new();
     if let Some(w) = &s.selection {
@@ -646,7 +647,7 @@ pub(super) fn column_name(b: &Binder, x: &Expr) -> Option<String> {
 }
 
 pub(super) fn push_rel_columns(b: &Binder, r: &Rel, out: &mut Vec<OutCol>) {
-    for (i, c) in r.columns.iter().enumerate() {
+    for (i, c) in r.columns.iter().enumerate().take(r.shown) {
         if r.hidden.iter().any(|h| h.eq_ignore_ascii_case(&c.0)) {
             continue;
         }

@@ -3,7 +3,8 @@
 //! bundled `rusqlite`) and on AsaDB's two stores, every difference shrunk
 //! to a minimal script and saved as a regression case.
 //!
-//! - [`session`] writes sessions; [`sql`] is the tree they are rendered from,
+//! - [`session`] writes sessions ([`json`]: its JSON expressions and
+//!   json_each/json_tree items); [`sql`] is the tree they are rendered from,
 //!   which records simpler forms for the shrinker;
 //! - [`run`] runs and compares ([`run::Class`] says what differed);
 //! - [`shrink`] minimises a failing session;
@@ -15,6 +16,7 @@
 #![allow(dead_code)]
 
 pub mod cases;
+pub mod json;
 pub mod run;
 pub mod session;
 pub mod shrink;

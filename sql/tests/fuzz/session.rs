@@ -173,7 +173,10 @@ const FUNCS: &[(&str, usize)] = &[
     ("glob", 2),
 ];
 
-const AGGS: &[&str] = &["count", "sum", "total", "avg", "min", "max", "group_concat"];
+/// Aggregates whose result is the order rows reach them in.
+const ORDER_DEPENDENT_AGGS: &[&str] = &["group_concat", "json_group_array"];
+const AGGS: &[&str] =
+    &["count", "sum", "total", "avg", "min", "max", "group_concat", "json_group_array"];
 
 /// Time values for the date and time functions (never 'now': the two
 /// engines' clocks differ).
@@ -582,9 +585,12 @@ impl Gen {
             let ti = self.table();
             let tb = self.tables[ti].clone();
             let alias = format!("a{depth}{k}");
-            let item = t(format!("{} AS {alias}", tb.name));
-            let cols: Vec<String> =
-                tb.columns.iter().map(|c| format!("{alias}.{}", c.name)).collect();
+            let (item, cols) = if self.rng.pct(8) {
+                self.json_from_item(&alias, &scope)
+            } else {
+                let cols = tb.columns.iter().map(|c| format!("{alias}.{}", c.name)).collect();
+                (t(format!("{} AS {alias}", tb.name)), cols)
+            };
             if k == 0 {
                 first = Some((item.clone(), cols.clone()));
                 parts.push(item);
@@ -685,8 +691,12 @@ impl Gen {
     /// reach it, which SQL leaves to the plan, so it may not feed a
     /// comparison, a subquery's value or a set operation.
     fn agg_call(&mut self, scope: &Scope, outer: &Scope, shown: bool) -> Sql {
-        let aggs = if shown { AGGS } else { &AGGS[..AGGS.len() - 1] };
-        let name = *self.rng.pick(aggs);
+        let name = loop {
+            let name = *self.rng.pick(AGGS);
+            if shown || !ORDER_DEPENDENT_AGGS.contains(&name) {
+                break name;
+            }
+        };
         if name == "count" && self.rng.pct(30) {
             let f = self.agg_filter(scope, outer);
             return cat(vec![t("count(*)"), f]);
@@ -925,7 +935,8 @@ impl Gen {
                 cat(vec![t("("), sub, t(")")])
             }
             80..=86 => self.pred(d, scope, outer),
-            87..=92 => self.datetime_call(d, scope, outer),
+            87..=89 => self.datetime_call(d, scope, outer),
+            90..=92 => self.json_expr(d, scope, outer),
             _ => leaf(self),
         };
         let simpler = leaf(self);

@@ -1,0 +1,179 @@
+//! Table-valued functions in FROM ([`TableFunc`]): the rows of one call
+//! ([`TableFuncOp`]), and the join that calls a function once per row of
+//! the relations its arguments read ([`LateralOp`]).
+
+use super::*;
+use crate::func::{TableCursor, TableFunc};
+
+/// Evaluates the arguments of a call on `row` and opens it.
+fn open(
+    func: TableFunc,
+    args: &[Option<Expr>],
+    row: &[Value],
+    cx: &Context,
+) -> Result<Box<dyn TableCursor>> {
+    let mut vals = Vec::with_capacity(args.len());
+    for a in args {
+        vals.push(match a {
+            Some(e) => Some(e.eval(row, cx)?),
+            None => None,
+        });
+    }
+    func.open(&vals)
+}
+
+/// The rows of one call; its arguments read no FROM item.
+pub(super) struct TableFuncOp {
+    pub(super) func: TableFunc,
+    pub(super) args: Vec<Option<Expr>>,
+    pub(super) cursor: Option<Box<dyn TableCursor>>,
+}
+
+impl Operator for TableFuncOp {
+    fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
+        if self.cursor.is_none() {
+            self.cursor = Some(open(self.func, &self.args, &[], cx)?);
+        }
+        cx.store.check_interrupt()?;
+        self.cursor.as_mut().expect("opened").next_row()
+    }
+
+    fn rewind(&mut self) -> bool {
+        self.cursor = None;
+        true
+    }
+}
+
+/// For each input row, the rows of a call (made again per row when its
+/// arguments read the row; made once, on the first row, when `once`).
+pub(super) struct LateralOp {
+    pub(super) input: Box<dyn Operator>,
+    pub(super) func: TableFunc,
+    pub(super) args: Vec<Option<Expr>>,
+    pub(super) offset: usize,
+    pub(super) kind: JoinKind,
+    pub(super) filter: Option<Expr>,
+    pub(super) on: Option<Expr>,
+    pub(super) once: bool,
+    /// With `once`: the call's rows that pass `filter`, after the first row.
+    pub(super) kept: Option<Arc<Vec<Row>>>,
+    /// The input row being joined, its call, and whether it matched.
+    pub(super) cur: Option<(Row, Rows, bool)>,
+}
+
+/// The rows of the call for one input row.
+pub(super) enum Rows {
+    Call(Box<dyn TableCursor>),
+    Kept(Arc<Vec<Row>>, usize),
+}
+
+impl LateralOp {
+    /// The next local row for the current input row that passes `filter`.
+    fn next_local(&mut self, cx: &Context) -> Result<Option<Row>> {
+        let (_, rows, _) = self.cur.as_mut().expect("set by next");
+        match rows {
+            Rows::Kept(v, i) => {
+                let r = v.get(*i).cloned();
+                *i += 1;
+                Ok(r)
+            }
+            Rows::Call(cursor) => {
+                while let Some(local) = cursor.next_row()? {
+                    cx.store.check_interrupt()?;
+                    if let Some(f) = &self.filter
+                        && !f.is_true(&local, cx)?
+                    {
+                        continue;
+                    }
+                    return Ok(Some(local));
+                }
+                Ok(None)
+            }
+        }
+    }
+
+    /// The call's rows for input row `l`.
+    fn rows_for(&mut self, l: &[Value], cx: &Context) -> Result<Rows> {
+        if !self.once {
+            return Ok(Rows::Call(open(self.func, &self.args, l, cx)?));
+        }
+        if self.kept.is_none() {
+            let mut cursor = open(self.func, &self.args, l, cx)?;
+            let mut v = Vec::new();
+            while let Some(local) = cursor.next_row()? {
+                cx.store.check_interrupt()?;
+                if let Some(f) = &self.filter
+                    && !f.is_true(&local, cx)?
+                {
+                    continue;
+                }
+                v.push(local);
+            }
+            self.kept = Some(Arc::new(v));
+        }
+        Ok(Rows::Kept(self.kept.clone().expect("kept above"), 0))
+    }
+}
+
+impl Operator for LateralOp {
+    fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
+        loop {
+            if self.cur.is_none() {
+                let Some(l) = self.input.next(cx)? else { return Ok(None) };
+                let rows = self.rows_for(&l, cx)?;
+                self.cur = Some((l, rows, false));
+            }
+            while let Some(local) = self.next_local(cx)? {
+                let (l, _, matched) = self.cur.as_mut().expect("set above");
+                let mut row = l.clone();
+                row[self.offset..self.offset + local.len()].clone_from_slice(&local);
+                if let Some(on) = &self.on
+                    && !on.is_true(&row, cx)?
+                {
+                    continue;
+                }
+                *matched = true;
+                return Ok(Some(row));
+            }
+            let (l, _, matched) = self.cur.take().expect("set above");
+            if self.kind == JoinKind::Left && !matched {
+                return Ok(Some(l));
+            }
+        }
+    }
+
+    fn rewind(&mut self) -> bool {
+        if !self.input.rewind() {
+            return false;
+        }
+        self.cur = None;
+        self.kept = None;
+        true
+    }
+}
+
+/// Its input if a condition that reads no row holds, tested once per run
+/// before the input is read.
+pub(super) struct GuardOp {
+    pub(super) input: Box<dyn Operator>,
+    pub(super) pred: Expr,
+    /// The condition's answer, once tested.
+    pub(super) open: Option<bool>,
+}
+
+impl Operator for GuardOp {
+    fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
+        if self.open.is_none() {
+            self.open = Some(self.pred.is_true(&[], cx)?);
+        }
+        if self.open == Some(true) { self.input.next(cx) } else { Ok(None) }
+    }
+
+    fn rewind(&mut self) -> bool {
+        if !self.input.rewind() {
+            return false;
+        }
+        self.open = None;
+        true
+    }
+}
