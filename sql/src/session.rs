@@ -27,6 +27,7 @@ use parking_lot::Mutex;
 use sqlparser::ast;
 
 use crate::catalog::Schema;
+use crate::exec::ddl;
 use crate::exec::dml::{self, DmlResult};
 use crate::exec::{Context, ExecState, Operator, build};
 use crate::parse::StatementKind;
@@ -156,6 +157,7 @@ impl Engine {
             private: None,
             ddl: false,
             source: None,
+            range: 0..0,
             interrupt: None,
         }
     }
@@ -199,6 +201,8 @@ fn default_budget() -> Arc<std::sync::atomic::AtomicUsize> {
 pub struct Prepared {
     stmt: ast::Statement,
     source: Arc<str>,
+    /// The statement's bytes in `source`.
+    range: std::ops::Range<usize>,
 }
 
 /// A connection-like handle: autocommit, or inside an explicit
@@ -215,6 +219,8 @@ pub struct Session {
     ddl: bool,
     /// Text of the statement being run (spans point into it).
     source: Option<Arc<str>>,
+    /// The statement's own bytes in `source` (a text may hold several).
+    range: std::ops::Range<usize>,
     /// Stops this session's statements from another thread.
     interrupt: Option<Interrupt>,
 }
@@ -310,9 +316,12 @@ impl Iterator for Rows<'_> {
     }
 }
 
-fn parse(sql: &str) -> Result<Vec<ast::Statement>> {
-    let stmts = crate::parse::parse_sql(sql)?;
-    Ok(stmts.into_iter().map(crate::planner::with_into_insert).collect())
+fn parse(sql: &str) -> Result<Vec<crate::parse::Parsed>> {
+    let stmts = crate::parse::parse_statements(sql)?;
+    Ok(stmts
+        .into_iter()
+        .map(|p| crate::parse::Parsed { stmt: crate::planner::with_into_insert(p.stmt), ..p })
+        .collect())
 }
 
 /// Values for a statement's parameter slots.
@@ -348,15 +357,19 @@ fn dml_outcome(r: DmlResult) -> Outcome {
     }
 }
 
-/// Runs a non-transaction-control statement against a store.
+/// Runs a non-transaction-control statement against a store; `range` is
+/// the statement's place in `source`.
 fn run(
     store: &dyn RowStore,
     schema: &Schema,
     stmt: &ast::Statement,
     params: &Params,
     source: Option<&Arc<str>>,
+    range: std::ops::Range<usize>,
     budget: usize,
 ) -> Result<Outcome> {
+    let text = source.map(|s| ddl::StmtText { source: s, range });
+    let text = text.as_ref();
     let resolver = |m: &ParamMap| resolve_params(m, params);
     let _text = crate::planner::bind::with_statement_text(source.cloned());
     match stmt {
@@ -397,17 +410,22 @@ fn run(
         )?)),
         ast::Statement::Delete(d) => Ok(dml_outcome(dml::delete(store, schema, d, &resolver)?)),
         ast::Statement::CreateTable(ct) => {
-            dml::create_table(store, schema, ct).map(|_| Outcome::Ok)
+            ddl::create_table(store, schema, ct, text, budget).map(|_| Outcome::Ok)
         }
         ast::Statement::CreateIndex(ci) => {
-            dml::create_index(store, schema, ci).map(|_| Outcome::Ok)
+            ddl::create_index(store, schema, ci, text).map(|_| Outcome::Ok)
         }
-        ast::Statement::CreateView(cv) => dml::create_view(store, schema, cv).map(|_| Outcome::Ok),
+        ast::Statement::CreateView(cv) => {
+            ddl::create_view(store, schema, cv, text).map(|_| Outcome::Ok)
+        }
+        ast::Statement::Vacuum(v) if v.reindex => {
+            ddl::reindex(store, schema, v.table_name.as_ref()).map(|_| Outcome::Ok)
+        }
         ast::Statement::AlterTable(at) => {
             crate::exec::alter::alter_table(store, schema, at).map(|_| Outcome::Ok)
         }
         ast::Statement::Drop { object_type, if_exists, names, .. } => {
-            dml::drop(store, schema, object_type, *if_exists, names).map(|_| Outcome::Ok)
+            ddl::drop(store, schema, object_type, *if_exists, names).map(|_| Outcome::Ok)
         }
         other => Err(Error::Unsupported(format!("statement {}", first_words(&other.to_string())))),
     }
@@ -463,7 +481,8 @@ impl Session {
         self.source = Some(sql.into());
         let mut last = Outcome::Ok;
         for s in &stmts {
-            last = self.execute_stmt(s, params)?;
+            self.range = s.text.clone();
+            last = self.execute_stmt(&s.stmt, params)?;
         }
         Ok(last)
     }
@@ -489,11 +508,13 @@ impl Session {
                 stmts.len()
             )));
         }
-        Ok(Prepared { stmt: stmts.remove(0), source: sql.into() })
+        let p = stmts.remove(0);
+        Ok(Prepared { stmt: p.stmt, source: sql.into(), range: p.text })
     }
 
     pub fn run(&mut self, p: &Prepared, params: &Params) -> Result<Outcome> {
         self.source = Some(p.source.clone());
+        self.range = p.range.clone();
         self.execute_stmt(&p.stmt, params)
     }
 
@@ -506,9 +527,11 @@ impl Session {
                 stmts.len()
             )));
         }
-        let stmt = stmts.remove(0);
+        let parsed = stmts.remove(0);
+        let stmt = parsed.stmt;
         let src: Arc<str> = sql.into();
         self.source = Some(src.clone());
+        self.range = parsed.text;
         let ast::Statement::Query(q) = &stmt else {
             // Anything else runs to completion; its rows (RETURNING,
             // EXPLAIN) are handed out from memory.
@@ -658,10 +681,11 @@ impl Session {
 
     fn run_in_txn(&mut self, stmt: &ast::Statement, params: &Params) -> Result<Outcome> {
         let source = self.source.clone();
+        let range = self.range.clone();
         let budget = self.engine.memory_budget();
         let kind = StatementKind::of(stmt);
         self.with_store(!kind.is_read_only(), kind == StatementKind::Ddl, |store, schema| {
-            run(store, schema, stmt, params, source.as_ref(), budget)
+            run(store, schema, stmt, params, source.as_ref(), range, budget)
         })
     }
 

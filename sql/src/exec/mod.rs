@@ -10,7 +10,9 @@
 
 mod aggregate;
 pub mod alter;
+pub mod ddl;
 pub mod dml;
+pub mod index;
 mod join;
 mod recursive;
 mod scan;

@@ -26,13 +26,9 @@ pub struct Aggregate {
 }
 
 /// A value that is equal under BINARY exactly when `v` is equal under
-/// `coll` (case-folded for NOCASE, trailing spaces cut for RTRIM).
+/// `coll` ([`Collation::fold`]).
 fn key(v: &Value, coll: Collation) -> Value {
-    match (v, coll) {
-        (Value::Text(s), Collation::NoCase) => Value::Text(s.to_ascii_lowercase()),
-        (Value::Text(s), Collation::RTrim) => Value::Text(s.trim_end_matches(' ').to_owned()),
-        _ => v.clone(),
-    }
+    coll.fold(v)
 }
 
 #[derive(Debug, Clone)]

@@ -12,7 +12,7 @@ use super::access::*;
 use super::bind::{Binder, Scope, ScopeTable};
 use super::select::*;
 use super::{JoinKind, Node, QueryPlan};
-use crate::catalog::{TableDef, object_name};
+use crate::catalog::{self, TableDef, object_name};
 use crate::exec::vals::{Affinity, Collation};
 use crate::expr::{CmpOp, Expr};
 use crate::{Error, Result};
@@ -89,6 +89,20 @@ pub(super) fn query_rel(plan: QueryPlan, name: String, cols: &[String]) -> Rel {
     }
 }
 
+/// `sqlite_schema` (or an alias) as a relation: its rows as of this
+/// statement, SQLite's five columns.
+fn catalog_plan(rows: Vec<[crate::value::Value; 5]>) -> QueryPlan {
+    let t = catalog::catalog_table(0);
+    QueryPlan {
+        node: Node::Values {
+            rows: rows.into_iter().map(|r| r.into_iter().map(Expr::lit).collect()).collect(),
+            width: 5,
+        },
+        columns: t.columns.iter().map(|c| c.name.clone()).collect(),
+        affinities: t.columns.iter().map(|c| Some(c.affinity)).collect(),
+    }
+}
+
 pub(super) fn factor_rel(b: &mut Binder, f: &ast::TableFactor) -> Result<Rel> {
     match f {
         ast::TableFactor::Table { name, alias, args: None, .. } => {
@@ -103,8 +117,23 @@ pub(super) fn factor_rel(b: &mut Binder, f: &ast::TableFactor) -> Result<Rel> {
                 return Ok(table_rel(&t, shown));
             }
             if let Some(v) = b.schema.view(&tname).cloned() {
-                let plan = b.isolated(|b| plan_query(b, &v.query))?;
+                // The view's spans point into its own stored text.
+                let plan = b.isolated(|b| {
+                    b.source = Some(Arc::from(v.sql.as_str()));
+                    plan_query(b, &v.query)
+                })?;
                 return Ok(query_rel(plan, shown, &v.columns));
+            }
+            let temp = name.0.len() > 1
+                && matches!(&name.0[0], ast::ObjectNamePart::Identifier(q)
+                    if q.value.eq_ignore_ascii_case("temp"));
+            if catalog::is_schema_table(&tname) || catalog::is_temp_schema_table(&tname) {
+                let rows = if temp || catalog::is_temp_schema_table(&tname) {
+                    Vec::new()
+                } else {
+                    catalog::schema_rows(b.store, b.schema)?
+                };
+                return Ok(query_rel(catalog_plan(rows), shown, &[]));
             }
             Err(Error::NotFound(format!("no such table: {tname}")))
         }

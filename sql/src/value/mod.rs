@@ -83,6 +83,27 @@ impl Collation {
         }
     }
 
+    /// The collation's name as SQLite spells it (`PRAGMA index_xinfo`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Collation::Binary => "BINARY",
+            Collation::NoCase => "NOCASE",
+            Collation::RTrim => "RTRIM",
+        }
+    }
+
+    /// `v` folded so that BINARY comparison of folded values is this
+    /// collation's comparison of the originals (NOCASE: ASCII lowercase;
+    /// RTRIM: trailing spaces cut): the key of grouping, DISTINCT and
+    /// index entries under a collation.
+    pub fn fold(self, v: &Value) -> Value {
+        match (v, self) {
+            (Value::Text(s), Collation::NoCase) => Value::Text(s.to_ascii_lowercase()),
+            (Value::Text(s), Collation::RTrim) => Value::Text(s.trim_end_matches(' ').to_owned()),
+            _ => v.clone(),
+        }
+    }
+
     /// Compares two texts under this collation.
     pub fn compare(self, a: &[u8], b: &[u8]) -> Ordering {
         match self {
