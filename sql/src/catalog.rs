@@ -543,7 +543,7 @@ pub fn catalog_table(root: u32) -> TableDef {
             col("type", "TEXT"),
             col("name", "TEXT"),
             col("tbl_name", "TEXT"),
-            col("rootpage", "INTEGER"),
+            col("rootpage", "INT"),
             col("sql", "TEXT"),
         ],
     )

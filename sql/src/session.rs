@@ -27,9 +27,9 @@ use parking_lot::Mutex;
 use sqlparser::ast;
 
 use crate::catalog::Schema;
-use crate::exec::ddl;
 use crate::exec::dml::{self, DmlResult};
 use crate::exec::{Context, ExecState, Operator, build};
+use crate::exec::{ddl, pragma};
 use crate::parse::StatementKind;
 use crate::planner::{Binder, ParamMap, plan_query};
 use crate::storage::{BtreeStore, Interrupt, Interrupted, MemStore, MemTxn, RowStore, Tx};
@@ -159,6 +159,7 @@ impl Engine {
             source: None,
             range: 0..0,
             interrupt: None,
+            settings: pragma::Settings::default(),
         }
     }
 
@@ -223,6 +224,8 @@ pub struct Session {
     range: std::ops::Range<usize>,
     /// Stops this session's statements from another thread.
     interrupt: Option<Interrupt>,
+    /// The connection's `PRAGMA` settings.
+    settings: pragma::Settings,
 }
 
 /// A streaming query result.
@@ -322,6 +325,22 @@ fn parse(sql: &str) -> Result<Vec<crate::parse::Parsed>> {
         .into_iter()
         .map(|p| crate::parse::Parsed { stmt: crate::planner::with_into_insert(p.stmt), ..p })
         .collect())
+}
+
+/// `PRAGMA integrity_check` / `quick_check`: `ok`, or one row per
+/// problem ([`crate::integrity`], on the committed database). The
+/// in-memory store has no pages to check and answers `ok`.
+fn integrity_answer(engine: &Engine, name: &str) -> Result<pragma::Answer> {
+    let problems = match engine.db() {
+        None => Vec::new(),
+        Some(_) => engine.integrity_check()?.problems,
+    };
+    let rows = if problems.is_empty() {
+        vec![vec![Value::Text("ok".into())]]
+    } else {
+        problems.into_iter().map(|p| vec![Value::Text(p)]).collect()
+    };
+    Ok(pragma::Answer { columns: vec![name.to_string()], rows })
 }
 
 /// Values for a statement's parameter slots.
@@ -550,6 +569,7 @@ impl Session {
                 interrupt: None,
             });
         };
+        let _settings = pragma::with_settings(&self.settings);
         match self.txn.take() {
             Some(t) => {
                 let schema = self.schema_in_txn(&*t);
@@ -668,8 +688,62 @@ impl Session {
                 }
                 Ok(Outcome::Ok)
             }
+            ast::Statement::Pragma { name, value, is_eq } => {
+                let p = pragma::Pragma::from_ast(name, value.as_ref().map(|v| &v.value), *is_eq)?;
+                self.pragma(&p)
+            }
             _ => self.run_in_txn(stmt, params),
         }
+    }
+
+    /// Runs a `PRAGMA` ([`pragma`]): settings change this session, the
+    /// rest runs in autocommit or in the open transaction.
+    fn pragma(&mut self, p: &pragma::Pragma) -> Result<Outcome> {
+        let answer = if p.is_integrity_check() {
+            integrity_answer(&self.engine, &p.name)?
+        } else if p.is_checkpoint() {
+            self.checkpoint_answer()?
+        } else {
+            let mut settings = self.settings.clone();
+            let mut answer = pragma::Answer::nothing();
+            self.with_store(p.writes(), false, |store, schema| {
+                answer = pragma::run(p, &mut settings, store, schema)?;
+                Ok(Outcome::Ok)
+            })?;
+            self.settings = settings;
+            answer
+        };
+        Ok(if answer.columns.is_empty() {
+            Outcome::Ok
+        } else {
+            Outcome::Rows { columns: answer.columns, rows: answer.rows }
+        })
+    }
+
+    /// `PRAGMA wal_checkpoint`: SQLite's `busy, log, checkpointed`. The
+    /// in-memory store has no log (`0, -1, -1`, as SQLite's in-memory
+    /// databases answer).
+    fn checkpoint_answer(&mut self) -> Result<pragma::Answer> {
+        let row = match self.engine.db() {
+            None => vec![Value::Integer(0), Value::Integer(-1), Value::Integer(-1)],
+            Some(_) if self.txn.is_some() => {
+                return Err(Error::InvalidInput(
+                    "cannot checkpoint inside a transaction (database table is locked)".into(),
+                ));
+            }
+            Some(db) => {
+                let info = db.checkpoint()?;
+                vec![
+                    Value::Integer(0),
+                    Value::Integer(info.log_frames.into()),
+                    Value::Integer(info.backfilled.into()),
+                ]
+            }
+        };
+        Ok(pragma::Answer {
+            columns: vec!["busy".into(), "log".into(), "checkpointed".into()],
+            rows: vec![row],
+        })
     }
 
     fn find_savepoint(&self, name: &str) -> Result<usize> {
@@ -684,6 +758,7 @@ impl Session {
         let range = self.range.clone();
         let budget = self.engine.memory_budget();
         let kind = StatementKind::of(stmt);
+        let _settings = pragma::with_settings(&self.settings);
         self.with_store(!kind.is_read_only(), kind == StatementKind::Ddl, |store, schema| {
             run(store, schema, stmt, params, source.as_ref(), range, budget)
         })

@@ -14,6 +14,7 @@ pub mod ddl;
 pub mod dml;
 pub mod index;
 mod join;
+pub mod pragma;
 mod recursive;
 mod scan;
 mod set;

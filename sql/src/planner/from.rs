@@ -105,6 +105,18 @@ fn catalog_plan(rows: Vec<[crate::value::Value; 5]>) -> QueryPlan {
 
 pub(super) fn factor_rel(b: &mut Binder, f: &ast::TableFactor) -> Result<Rel> {
     match f {
+        // `pragma_<name>(args)`: a pragma's answer as a table.
+        ast::TableFactor::Table { name, alias, args: Some(args), .. }
+            if object_name(name)?.to_ascii_lowercase().starts_with("pragma_") =>
+        {
+            let tname = object_name(name)?;
+            let shown = alias.as_ref().map_or_else(|| tname.clone(), |a| a.name.value.clone());
+            let values = crate::exec::pragma::literal_args(&tname, &args.args)?;
+            match crate::exec::pragma::table_function(b.store, b.schema, &tname, &values) {
+                Some(a) => Ok(query_rel(crate::exec::pragma::answer_plan(a?), shown, &[])),
+                None => Err(Error::NotFound(format!("no such table-valued function: {tname}"))),
+            }
+        }
         ast::TableFactor::Table { name, alias, args: None, .. } => {
             let tname = object_name(name)?;
             let alias_name = alias.as_ref().map(|a| a.name.value.clone());
@@ -134,6 +146,9 @@ pub(super) fn factor_rel(b: &mut Binder, f: &ast::TableFactor) -> Result<Rel> {
                     catalog::schema_rows(b.store, b.schema)?
                 };
                 return Ok(query_rel(catalog_plan(rows), shown, &[]));
+            }
+            if let Some(a) = crate::exec::pragma::table_function(b.store, b.schema, &tname, &[]) {
+                return Ok(query_rel(crate::exec::pragma::answer_plan(a?), shown, &[]));
             }
             Err(Error::NotFound(format!("no such table: {tname}")))
         }

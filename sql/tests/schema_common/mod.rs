@@ -154,7 +154,7 @@ pub fn check_script(script: &[&str], opts: Opts) {
     let d = diff_script(script, opts);
     let shown: Vec<String> = d
         .iter()
-        .take(4)
+        .take(16)
         .map(|s| {
             if s.chars().count() > 1500 {
                 format!("{}…", s.chars().take(1500).collect::<String>())
