@@ -343,6 +343,54 @@ fn integrity_answer(engine: &Engine, name: &str) -> Result<pragma::Answer> {
     Ok(pragma::Answer { columns: vec![name.to_string()], rows })
 }
 
+/// `PRAGMA foreign_key_check`: SQLite's `table, rowid, parent, fkid` for
+/// every child row whose parent key has no parent row
+/// ([`pragma::foreign_key_check`] writes the query of each key).
+fn foreign_key_check(
+    p: &pragma::Pragma,
+    store: &dyn RowStore,
+    schema: &Schema,
+    budget: usize,
+) -> Result<pragma::Answer> {
+    // (table's position, rowid, fkid) orders the answer as SQLite's: table
+    // by table, each table's rows in rowid order, a row's keys by id.
+    type Key = (usize, Option<i64>, i64);
+    let mut keyed: Vec<(Key, Vec<Value>)> = Vec::new();
+    let mut tables: Vec<String> = Vec::new();
+    for probe in pragma::foreign_key_check(p, schema)? {
+        if tables.last() != Some(&probe.child) {
+            tables.push(probe.child.clone());
+        }
+        let tpos = tables.len() - 1;
+        let stmt = crate::parse::parse_one(&probe.sql)?;
+        let ast::Statement::Query(q) = &stmt else {
+            return Err(Error::Corrupt("foreign_key_check: not a query".into()));
+        };
+        let (_, mut op, pv) = plan_select(store, schema, q, &Params::None, None)?;
+        let cache = ExecState::default();
+        let mut cx = Context::new(store, &pv, &cache);
+        cx.budget = budget;
+        while let Some(r) = op.next(&cx)? {
+            let rowid = r.into_iter().next().unwrap_or(Value::Null);
+            let key =
+                (tpos, if let Value::Integer(i) = rowid { Some(i) } else { None }, probe.fkid);
+            keyed.push((
+                key,
+                vec![
+                    Value::Text(probe.child.clone()),
+                    rowid,
+                    Value::Text(probe.parent.clone()),
+                    Value::Integer(probe.fkid),
+                ],
+            ));
+        }
+    }
+    keyed.sort_by_key(|(k, _)| *k);
+    let rows = keyed.into_iter().map(|(_, r)| r).collect();
+    let columns = ["table", "rowid", "parent", "fkid"].iter().map(|c| c.to_string()).collect();
+    Ok(pragma::Answer { columns, rows })
+}
+
 /// Values for a statement's parameter slots.
 fn resolve_params(map: &ParamMap, params: &Params) -> Result<Vec<Value>> {
     Ok(match params {
@@ -701,6 +749,14 @@ impl Session {
     fn pragma(&mut self, p: &pragma::Pragma) -> Result<Outcome> {
         let answer = if p.is_integrity_check() {
             integrity_answer(&self.engine, &p.name)?
+        } else if p.name == "foreign_key_check" {
+            let mut answer = pragma::Answer::nothing();
+            let budget = self.engine.memory_budget();
+            self.with_store(false, false, |store, schema| {
+                answer = foreign_key_check(p, store, schema, budget)?;
+                Ok(Outcome::Ok)
+            })?;
+            answer
         } else if p.is_checkpoint() {
             self.checkpoint_answer()?
         } else {

@@ -249,3 +249,27 @@ fn user_version_is_the_databases_and_settings_the_sessions() {
     let mut s = e.session();
     assert_eq!(rows(&mut s, "PRAGMA user_version"), vec![vec![Value::Integer(7)]]);
 }
+
+#[test]
+fn foreign_key_check_finds_orphans() {
+    check_script(
+        &[
+            "CREATE TABLE p(id INTEGER PRIMARY KEY, code TEXT UNIQUE)",
+            "CREATE TABLE c(x, y REFERENCES p, z REFERENCES p(code), w REFERENCES gone(a))",
+            "INSERT INTO p VALUES (1, 'a'), (2, 'b')",
+            "INSERT INTO c VALUES (1, 1, 'a', NULL), (2, 3, 'a', NULL), (3, NULL, 'zz', NULL), \
+             (4, 2, NULL, 5), (5, 9, 'q', 6)",
+            "PRAGMA foreign_key_check",
+            "PRAGMA foreign_key_check(c)",
+            "PRAGMA foreign_key_check(p)",
+            "PRAGMA foreign_key_check(nosuch)",
+            "CREATE TABLE m(a REFERENCES c(x))",
+            "INSERT INTO m VALUES (1)",
+            "PRAGMA foreign_key_check(m)",
+            "CREATE TABLE wr(k PRIMARY KEY, v REFERENCES p) WITHOUT ROWID",
+            "INSERT INTO wr VALUES ('k', 7)",
+            "PRAGMA foreign_key_check(wr)",
+        ],
+        Opts::default(),
+    );
+}

@@ -30,6 +30,9 @@
 //!   way to corrupt the database).
 //! - A pragma AsaDB does not know answers nothing and changes nothing, as
 //!   SQLite does for a pragma it does not know.
+//! - `foreign_key_check` runs one query per foreign key (the session
+//!   plans them, [`foreign_key_check`]); it is no table-valued function.
+//! - `database_list` names no file (`''`), also for a database on disk.
 //! - `integrity_check` / `quick_check` run [`crate::integrity`] on the
 //!   committed database (`ok`, else one row per problem); the in-memory
 //!   store has no pages and answers `ok`.
@@ -893,4 +896,120 @@ pub fn answer_plan(a: Answer) -> crate::planner::QueryPlan {
         affinities: vec![None; width],
         columns: a.columns,
     }
+}
+
+/// `"name"`, quoted for SQL text.
+fn quote(name: &str) -> String {
+    format!("\"{}\"", name.replace('"', "\"\""))
+}
+
+/// One foreign key to check: the query that finds its child rows with no
+/// parent (each row: the child's rowid, NULL for a WITHOUT ROWID table).
+#[derive(Clone, Debug)]
+pub struct FkProbe {
+    pub child: String,
+    pub parent: String,
+    pub fkid: i64,
+    /// `None`: the parent table does not exist, so every child row whose
+    /// key has no NULL violates it (`sql` then lists those).
+    pub sql: String,
+}
+
+/// `PRAGMA foreign_key_check[(table)]`: the probes for every foreign key of
+/// `only` (or of every table, in catalog name order), numbered as
+/// `foreign_key_list` numbers them. Errors as SQLite's: an unknown table,
+/// a foreign key whose parent columns are no PRIMARY KEY or UNIQUE key.
+pub fn foreign_key_check(p: &Pragma, schema: &Schema) -> Result<Vec<FkProbe>> {
+    which_db(p.schema.as_deref())?;
+    let arg = p.value.as_ref().and_then(Value::to_text);
+    let tables: Vec<std::sync::Arc<TableDef>> = match &arg {
+        Some(a) => vec![
+            schema
+                .table(a)
+                .cloned()
+                .ok_or_else(|| Error::NotFound(format!("no such table: {a}")))?,
+        ],
+        None => schema.tables.values().cloned().collect(),
+    };
+    let mut out = Vec::new();
+    for t in tables {
+        let n = t.foreign_keys.len();
+        for (i, fk) in t.foreign_keys.iter().enumerate() {
+            let fkid = (n - 1 - i) as i64;
+            let child_cols: Vec<String> =
+                fk.columns.iter().map(|&c| quote(&t.columns[c].name)).collect();
+            let not_null: Vec<String> =
+                child_cols.iter().map(|c| format!("c.{c} IS NOT NULL")).collect();
+            let rowid = if t.without_rowid { "NULL" } else { "c.rowid" };
+            let from = format!(
+                "SELECT {rowid} FROM {} AS c WHERE {}",
+                quote(&t.name),
+                not_null.join(" AND ")
+            );
+            let sql = match schema.table(&fk.parent) {
+                None => format!("{from} ORDER BY 1"),
+                Some(parent) => {
+                    let parent_cols = parent_key(&t, fk, parent, schema)?;
+                    let eq: Vec<String> = parent_cols
+                        .iter()
+                        .zip(&child_cols)
+                        .map(|(pc, cc)| format!("p.{pc} = c.{cc}"))
+                        .collect();
+                    format!(
+                        "{from} AND NOT EXISTS (SELECT 1 FROM {} AS p WHERE {}) ORDER BY 1",
+                        quote(&parent.name),
+                        eq.join(" AND ")
+                    )
+                }
+            };
+            out.push(FkProbe { child: t.name.clone(), parent: fk.parent.clone(), fkid, sql });
+        }
+    }
+    Ok(out)
+}
+
+/// The parent columns a foreign key refers to (quoted): as written, else
+/// the parent's PRIMARY KEY; they must be its PRIMARY KEY or a UNIQUE key.
+fn parent_key(
+    child: &TableDef,
+    fk: &catalog::ForeignKey,
+    parent: &TableDef,
+    schema: &Schema,
+) -> Result<Vec<String>> {
+    let mismatch = || {
+        Error::InvalidInput(format!(
+            "foreign key mismatch - \"{}\" referencing \"{}\"",
+            child.name, parent.name
+        ))
+    };
+    let cols: Vec<usize> = if fk.parent_columns.is_empty() {
+        if parent.primary_key.len() != fk.columns.len() {
+            return Err(mismatch());
+        }
+        parent.primary_key.clone()
+    } else {
+        fk.parent_columns
+            .iter()
+            .map(|c| parent.column_index(c).ok_or_else(mismatch))
+            .collect::<Result<_>>()?
+    };
+    let is_pk = {
+        let mut a = cols.clone();
+        let mut b = parent.primary_key.clone();
+        a.sort_unstable();
+        b.sort_unstable();
+        a == b
+    };
+    let is_unique = schema.indexes.values().any(|ix| {
+        ix.table.eq_ignore_ascii_case(&parent.name)
+            && ix.unique
+            && ix.predicate.is_none()
+            && !ix.has_exprs()
+            && ix.columns.len() == cols.len()
+            && cols.iter().all(|c| ix.columns.contains(c))
+    });
+    if !is_pk && !is_unique {
+        return Err(mismatch());
+    }
+    Ok(cols.iter().map(|&c| quote(&parent.columns[c].name)).collect())
 }
