@@ -128,6 +128,40 @@ pub enum ImportFormat {
     Xlsx,
 }
 
+impl ImportFormat {
+    /// Every format, in the order the API lists them.
+    pub const ALL: [ImportFormat; 5] = [
+        ImportFormat::Sql,
+        ImportFormat::Mysql,
+        ImportFormat::Postgresql,
+        ImportFormat::Csv,
+        ImportFormat::Xlsx,
+    ];
+
+    /// The canonical lowercase name (as in JSON).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ImportFormat::Sql => "sql",
+            ImportFormat::Mysql => "mysql",
+            ImportFormat::Postgresql => "postgresql",
+            ImportFormat::Csv => "csv",
+            ImportFormat::Xlsx => "xlsx",
+        }
+    }
+
+    /// Whether this build imports the format; admission refuses the others
+    /// with `Unsupported` (a test keeps the two in step).
+    pub fn is_supported(self) -> bool {
+        matches!(self, ImportFormat::Sql)
+    }
+
+    /// Whether the format loads rows into a target table, and so takes
+    /// `target_table` and `mode` (a script names its own tables).
+    pub fn takes_target(self) -> bool {
+        matches!(self, ImportFormat::Csv | ImportFormat::Xlsx)
+    }
+}
+
 impl FromStr for ImportFormat {
     type Err = crate::Error;
 

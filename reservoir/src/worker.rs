@@ -214,6 +214,7 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
         let end = start_offset + stmt.end;
         let excerpt: String = stmt.text.chars().take(EXCERPT).collect();
         let control = TxnControl::of(&stmt.text);
+        let began = Instant::now();
         let outcome = match control {
             TxnControl::Begin => {
                 run.commit_batch(session)?;
@@ -268,7 +269,12 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
                     results.begin_statement();
                 }
                 let rows = summary.rows_affected;
-                results.end_statement(StatementSummary { statement: index, excerpt, ..summary })?;
+                results.end_statement(StatementSummary {
+                    statement: index,
+                    excerpt,
+                    elapsed_ms: elapsed_ms(began),
+                    ..summary
+                })?;
                 run.statement_done(stmt.end - stmt.start, |p| p.rows_affected += rows);
             }
             Err(err) => {
@@ -285,6 +291,7 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
                     columns: None,
                     row_count: 0,
                     error: Some(error.clone()),
+                    elapsed_ms: elapsed_ms(began),
                 })?;
                 run.statement_done(stmt.end - stmt.start, |p| p.errors += 1);
                 if stop_on_error {
@@ -383,7 +390,13 @@ fn empty_summary() -> StatementSummary {
         columns: None,
         row_count: 0,
         error: None,
+        elapsed_ms: 0.0,
     }
+}
+
+/// Milliseconds since `began`, to the microsecond.
+fn elapsed_ms(began: Instant) -> f64 {
+    began.elapsed().as_micros() as f64 / 1000.0
 }
 
 /// The running state of one job's execution.
@@ -497,6 +510,10 @@ impl Run<'_> {
                 (self.offset as f64 * 100.0 / self.total as f64).min(100.0)
             };
             f(p);
+            // Live, like the progress: a job of a few long statements
+            // must not look frozen between persisted snapshots.
+            e.job.updated_at = crate::core::now_ms().max(e.job.updated_at);
+            self.res.inner.changes.notify(self.id, Some(&e.job));
         }
     }
 

@@ -90,7 +90,7 @@ impl IndexKeys {
             } else {
                 local.get(c).cloned().ok_or_else(|| crate::expr::bad_col(c))?
             };
-            key.push(ix.collations[j].fold(&v));
+            key.push(ix.collations[j].fold_owned(v));
         }
         Ok(Some(key))
     }

@@ -894,6 +894,7 @@ pub fn answer_plan(a: Answer) -> crate::planner::QueryPlan {
             width,
         },
         affinities: vec![None; width],
+        collations: vec![None; width],
         columns: a.columns,
     }
 }
