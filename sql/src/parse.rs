@@ -31,13 +31,91 @@ use sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer};
 
 use crate::{Error, Result};
 
+mod statements;
+pub use statements::trigger_if_not_exists;
+
 /// Parses every statement of `sql` with SQLite's grammar.
 pub fn parse_sql(sql: &str) -> Result<Vec<ast::Statement>> {
-    let perr = |e: ParserError| Error::Parse(e.to_string());
+    Ok(parse_statements(sql)?.into_iter().map(|p| p.stmt).collect())
+}
+
+/// A statement and where its text lies in the text it was parsed from.
+#[derive(Clone, Debug)]
+pub struct Parsed {
+    pub stmt: ast::Statement,
+    /// Byte range from the statement's first token to the end of its last
+    /// (no `;`, no whitespace or comments around it).
+    pub text: std::ops::Range<usize>,
+}
+
+/// Parses every statement of `sql` with SQLite's grammar, keeping each
+/// one's text: a `CREATE` statement is stored as it was written
+/// (`sqlite_schema.sql`), not as `sqlparser` would render it.
+pub fn parse_statements(sql: &str) -> Result<Vec<Parsed>> {
+    let err = |e: ParserError| Error::Parse(e.to_string());
     let tokens =
-        Tokenizer::new(&SqliteGrammar, sql).tokenize_with_location().map_err(|e| perr(e.into()))?;
+        Tokenizer::new(&SqliteGrammar, sql).tokenize_with_location().map_err(|e| err(e.into()))?;
     let tokens = window_excludes(tokens);
-    Parser::new(&SqliteGrammar).with_tokens_with_locations(tokens).parse_statements().map_err(perr)
+    let mut parser = Parser::new(&SqliteGrammar).with_tokens_with_locations(tokens);
+    let lines = LineStarts::new(sql);
+    let mut out = Vec::new();
+    let mut expecting_delimiter = false;
+    loop {
+        while parser.consume_token(&Token::SemiColon) {
+            expecting_delimiter = false;
+        }
+        if parser.peek_token_ref().token == Token::EOF {
+            break;
+        }
+        if expecting_delimiter {
+            return Err(err(parser
+                .expected_ref::<()>("end of statement", parser.peek_token_ref())
+                .expect_err("expected_ref always fails")));
+        }
+        let start = lines.offset(parser.peek_token_ref().span.start);
+        let stmt = parser.parse_statement().map_err(err)?;
+        // The last token the statement consumed (the parser may stand just
+        // after whitespace it peeked over).
+        let mut last = parser.index();
+        while last > 0 && matches!(parser.token_at(last - 1).token, Token::Whitespace(_)) {
+            last -= 1;
+        }
+        let end = lines.offset(parser.token_at(last.saturating_sub(1)).span.end);
+        let text = match (start, end) {
+            (Some(s), Some(e)) if s <= e => s..e,
+            _ => 0..sql.len(),
+        };
+        out.push(Parsed { stmt, text });
+        expecting_delimiter = true;
+    }
+    Ok(out)
+}
+
+/// Byte offsets of a text's lines, to turn token locations (1-based line
+/// and column, columns counted in characters) into byte offsets.
+pub(crate) struct LineStarts<'a> {
+    text: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> LineStarts<'a> {
+    pub(crate) fn new(text: &'a str) -> LineStarts<'a> {
+        let mut starts = vec![0];
+        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        LineStarts { text, starts }
+    }
+
+    pub(crate) fn offset(&self, loc: sqlparser::tokenizer::Location) -> Option<usize> {
+        let line = usize::try_from(loc.line).ok()?.checked_sub(1)?;
+        let col = usize::try_from(loc.column).ok()?.checked_sub(1)?;
+        let start = *self.starts.get(line)?;
+        let rest = &self.text[start..];
+        match rest.char_indices().nth(col) {
+            Some((o, _)) => Some(start + o),
+            // Just past the last character of the text.
+            None => (rest.chars().count() == col).then_some(self.text.len()),
+        }
+    }
 }
 
 /// A window frame's `EXCLUDE NO OTHERS | CURRENT ROW | GROUP | TIES`,
@@ -154,7 +232,12 @@ pub enum StatementKind {
     /// `ROLLBACK TO [SAVEPOINT] name`: undoes to a savepoint, the
     /// transaction stays open.
     RollbackTo,
-    /// Anything else (`PRAGMA`, `VACUUM`, …).
+    /// `PRAGMA`: reads or sets a setting, or reports on the schema (the
+    /// session asks `pragma` which).
+    Pragma,
+    /// `VACUUM`: rebuilds the database; runs outside any transaction.
+    Vacuum,
+    /// Anything else.
     Other,
 }
 
@@ -170,7 +253,12 @@ impl StatementKind {
             | S::CreateTrigger(_)
             | S::Drop { .. }
             | S::DropTrigger(_)
-            | S::AlterTable(_) => StatementKind::Ddl,
+            | S::AlterTable(_)
+            | S::Analyze(_) => StatementKind::Ddl,
+            // REINDEX rebuilds indexes: a schema-level write.
+            S::Vacuum(v) if v.reindex => StatementKind::Ddl,
+            S::Vacuum(_) => StatementKind::Vacuum,
+            S::Pragma { .. } => StatementKind::Pragma,
             S::StartTransaction { .. } => StatementKind::Begin,
             S::Commit { .. } => StatementKind::Commit,
             S::Rollback { savepoint: None, .. } => StatementKind::Rollback,
@@ -404,10 +492,10 @@ impl Dialect for SqliteGrammar {
         true
     }
     fn parse_statement(&self, parser: &mut Parser) -> Option<Result<ast::Statement, ParserError>> {
-        SQLiteDialect {}.parse_statement(parser)
+        statements::parse_statement(parser).or_else(|| SQLiteDialect {}.parse_statement(parser))
     }
     fn parse_data_type(&self, parser: &mut Parser) -> Option<Result<ast::DataType, ParserError>> {
-        SQLiteDialect {}.parse_data_type(parser)
+        statements::parse_data_type(parser).or_else(|| SQLiteDialect {}.parse_data_type(parser))
     }
     fn supports_in_empty_list(&self) -> bool {
         true
@@ -553,6 +641,84 @@ mod tests {
     }
 
     #[test]
+    fn statement_texts_as_written() {
+        let sql = "CREATE TABLE a(x) ; /* c */ CREATE VIEW v AS SELECT 1 -- t\n;SELECT 'é',\n 2;\
+                   PRAGMA foreign_keys=OFF";
+        let p = parse_statements(sql).unwrap();
+        let texts: Vec<&str> = p.iter().map(|p| &sql[p.text.clone()]).collect();
+        assert_eq!(
+            texts,
+            [
+                "CREATE TABLE a(x)",
+                "CREATE VIEW v AS SELECT 1",
+                "SELECT 'é',\n 2",
+                "PRAGMA foreign_keys=OFF"
+            ]
+        );
+        assert!(parse_statements("SELECT 1 SELECT 2").is_err());
+    }
+
+    #[test]
+    fn sqlite_only_statements() {
+        let pragma = |sql: &str| match parse_one(sql).unwrap() {
+            ast::Statement::Pragma { name, value, is_eq } => {
+                (name.to_string(), value.map(|v| v.value), is_eq)
+            }
+            other => panic!("{other:?}"),
+        };
+        use ast::Value as V;
+        assert_eq!(pragma("PRAGMA foreign_keys=OFF").1, Some(V::DoubleQuotedString("OFF".into())));
+        assert_eq!(pragma("PRAGMA cache_size = -2000").1, Some(V::Number("-2000".into(), false)));
+        assert_eq!(pragma("pragma main.user_version=+3").1, Some(V::Number("3".into(), false)));
+        assert_eq!(
+            pragma("PRAGMA table_info([Album])").1,
+            Some(V::DoubleQuotedString("Album".into()))
+        );
+        assert_eq!(pragma("PRAGMA table_info('t')").1, Some(V::SingleQuotedString("t".into())));
+        assert_eq!(pragma("PRAGMA main.table_list"), ("main.table_list".into(), None, false));
+        assert!(parse_one("PRAGMA x = (1)").is_err());
+        for sql in [
+            "VACUUM",
+            "VACUUM main",
+            "VACUUM INTO 'b.db'",
+            "VACUUM main INTO ?",
+            "REINDEX",
+            "REINDEX t",
+            "REINDEX main.i",
+            "ANALYZE",
+            "ANALYZE main.t",
+        ] {
+            parse_one(sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
+        }
+        assert!(parse_one("VACUUM INTO x").is_err());
+        assert!(parse_one("ANALYZE t (a)").is_err());
+        let trig = "CREATE TRIGGER IF NOT EXISTS tr AFTER UPDATE OF a, b ON t FOR EACH ROW \
+                    WHEN new.a > 1 BEGIN INSERT INTO log VALUES (new.a); \
+                    SELECT CASE WHEN 1 THEN RAISE(ABORT, 'no') END; END";
+        match parse_one(trig).unwrap() {
+            ast::Statement::CreateTrigger(ct) => assert!(trigger_if_not_exists(&ct)),
+            other => panic!("{other:?}"),
+        }
+        assert!(
+            parse_one("CREATE TRIGGER tr BEFORE INSERT OR DELETE ON t BEGIN SELECT 1; END")
+                .is_err()
+        );
+        assert!(
+            parse_one(
+                "CREATE TRIGGER tr BEFORE INSERT ON t FOR EACH STATEMENT BEGIN SELECT 1; END"
+            )
+            .is_err()
+        );
+        // SQLite's type names: words, then up to two numbers.
+        for sql in [
+            "CREATE TABLE t(a unsigned big int, b VARCHAR( 10 , 2 ), c double precision)",
+            "SELECT CAST(1 AS varying character(3))",
+        ] {
+            parse_one(sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
+        }
+    }
+
+    #[test]
     fn kinds_from_the_parser() {
         use StatementKind as K;
         for (sql, k) in [
@@ -571,6 +737,13 @@ mod tests {
             ("ROLLBACK TRANSACTION TO SAVEPOINT sp", K::RollbackTo),
             ("SAVEPOINT sp", K::Savepoint),
             ("RELEASE sp", K::Release),
+            ("PRAGMA user_version = 1", K::Pragma),
+            ("VACUUM", K::Vacuum),
+            ("VACUUM INTO 'x'", K::Vacuum),
+            ("REINDEX", K::Ddl),
+            ("ANALYZE", K::Ddl),
+            ("CREATE TRIGGER t AFTER INSERT ON x BEGIN SELECT 1; END", K::Ddl),
+            ("DROP TRIGGER t", K::Ddl),
         ] {
             assert_eq!(StatementKind::of_text(sql).unwrap(), k, "{sql}");
         }

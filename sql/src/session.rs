@@ -15,6 +15,7 @@ use sqlparser::ast;
 use crate::catalog::Schema;
 use crate::exec::dml::{self, DmlResult};
 use crate::exec::{Context, ExecState, Operator, build};
+use crate::exec::{ddl, pragma};
 use crate::parse::StatementKind;
 use crate::planner::{Binder, ParamMap, plan_query};
 use crate::storage::{BtreeStore, Interrupt, Interrupted, MemStore, MemTxn, RowStore, Tx};
@@ -152,7 +153,9 @@ impl Engine {
             private: None,
             ddl: false,
             source: None,
+            range: 0..0,
             interrupt: None,
+            settings: pragma::Settings::default(),
         }
     }
 
@@ -195,6 +198,8 @@ fn default_budget() -> Arc<std::sync::atomic::AtomicUsize> {
 pub struct Prepared {
     stmt: ast::Statement,
     source: Arc<str>,
+    /// The statement's bytes in `source`.
+    range: std::ops::Range<usize>,
 }
 
 /// A connection-like handle: autocommit, or inside an explicit
@@ -211,8 +216,12 @@ pub struct Session {
     ddl: bool,
     /// Text of the statement being run (spans point into it).
     source: Option<Arc<str>>,
+    /// The statement's own bytes in `source` (a text may hold several).
+    range: std::ops::Range<usize>,
     /// Stops this session's statements from another thread.
     interrupt: Option<Interrupt>,
+    /// The connection's `PRAGMA` settings.
+    settings: pragma::Settings,
 }
 
 /// A streaming query result.
@@ -306,9 +315,76 @@ impl Iterator for Rows<'_> {
     }
 }
 
-fn parse(sql: &str) -> Result<Vec<ast::Statement>> {
-    let stmts = crate::parse::parse_sql(sql)?;
-    Ok(stmts.into_iter().map(crate::planner::with_into_insert).collect())
+fn parse(sql: &str) -> Result<Vec<crate::parse::Parsed>> {
+    let stmts = crate::parse::parse_statements(sql)?;
+    Ok(stmts
+        .into_iter()
+        .map(|p| crate::parse::Parsed { stmt: crate::planner::with_into_insert(p.stmt), ..p })
+        .collect())
+}
+
+/// `PRAGMA integrity_check` / `quick_check`: `ok`, or one row per
+/// problem ([`crate::integrity`], on the committed database). The
+/// in-memory store has no pages to check and answers `ok`.
+fn integrity_answer(engine: &Engine, name: &str) -> Result<pragma::Answer> {
+    let problems = match engine.db() {
+        None => Vec::new(),
+        Some(_) => engine.integrity_check()?.problems,
+    };
+    let rows = if problems.is_empty() {
+        vec![vec![Value::Text("ok".into())]]
+    } else {
+        problems.into_iter().map(|p| vec![Value::Text(p)]).collect()
+    };
+    Ok(pragma::Answer { columns: vec![name.to_string()], rows })
+}
+
+/// `PRAGMA foreign_key_check`: SQLite's `table, rowid, parent, fkid` for
+/// every child row whose parent key has no parent row
+/// ([`pragma::foreign_key_check`] writes the query of each key).
+fn foreign_key_check(
+    p: &pragma::Pragma,
+    store: &dyn RowStore,
+    schema: &Schema,
+    budget: usize,
+) -> Result<pragma::Answer> {
+    // (table's position, rowid, fkid) orders the answer as SQLite's: table
+    // by table, each table's rows in rowid order, a row's keys by id.
+    type Key = (usize, Option<i64>, i64);
+    let mut keyed: Vec<(Key, Vec<Value>)> = Vec::new();
+    let mut tables: Vec<String> = Vec::new();
+    for probe in pragma::foreign_key_check(p, schema)? {
+        if tables.last() != Some(&probe.child) {
+            tables.push(probe.child.clone());
+        }
+        let tpos = tables.len() - 1;
+        let stmt = crate::parse::parse_one(&probe.sql)?;
+        let ast::Statement::Query(q) = &stmt else {
+            return Err(Error::Corrupt("foreign_key_check: not a query".into()));
+        };
+        let (_, mut op, pv) = plan_select(store, schema, q, &Params::None, None)?;
+        let cache = ExecState::default();
+        let mut cx = Context::new(store, &pv, &cache);
+        cx.budget = budget;
+        while let Some(r) = op.next(&cx)? {
+            let rowid = r.into_iter().next().unwrap_or(Value::Null);
+            let key =
+                (tpos, if let Value::Integer(i) = rowid { Some(i) } else { None }, probe.fkid);
+            keyed.push((
+                key,
+                vec![
+                    Value::Text(probe.child.clone()),
+                    rowid,
+                    Value::Text(probe.parent.clone()),
+                    Value::Integer(probe.fkid),
+                ],
+            ));
+        }
+    }
+    keyed.sort_by_key(|(k, _)| *k);
+    let rows = keyed.into_iter().map(|(_, r)| r).collect();
+    let columns = ["table", "rowid", "parent", "fkid"].iter().map(|c| c.to_string()).collect();
+    Ok(pragma::Answer { columns, rows })
 }
 
 /// Values for a statement's parameter slots.
@@ -344,15 +420,19 @@ fn dml_outcome(r: DmlResult) -> Outcome {
     }
 }
 
-/// Runs a non-transaction-control statement against a store.
+/// Runs a non-transaction-control statement against a store; `range` is
+/// the statement's place in `source`.
 fn run(
     store: &dyn RowStore,
     schema: &Schema,
     stmt: &ast::Statement,
     params: &Params,
     source: Option<&Arc<str>>,
+    range: std::ops::Range<usize>,
     budget: usize,
 ) -> Result<Outcome> {
+    let text = source.map(|s| ddl::StmtText { source: s, range });
+    let text = text.as_ref();
     let resolver = |m: &ParamMap| resolve_params(m, params);
     let _text = crate::planner::bind::with_statement_text(source.cloned());
     match stmt {
@@ -393,17 +473,22 @@ fn run(
         )?)),
         ast::Statement::Delete(d) => Ok(dml_outcome(dml::delete(store, schema, d, &resolver)?)),
         ast::Statement::CreateTable(ct) => {
-            dml::create_table(store, schema, ct).map(|_| Outcome::Ok)
+            ddl::create_table(store, schema, ct, text, budget).map(|_| Outcome::Ok)
         }
         ast::Statement::CreateIndex(ci) => {
-            dml::create_index(store, schema, ci).map(|_| Outcome::Ok)
+            ddl::create_index(store, schema, ci, text).map(|_| Outcome::Ok)
         }
-        ast::Statement::CreateView(cv) => dml::create_view(store, schema, cv).map(|_| Outcome::Ok),
+        ast::Statement::CreateView(cv) => {
+            ddl::create_view(store, schema, cv, text).map(|_| Outcome::Ok)
+        }
+        ast::Statement::Vacuum(v) if v.reindex => {
+            ddl::reindex(store, schema, v.table_name.as_ref()).map(|_| Outcome::Ok)
+        }
         ast::Statement::AlterTable(at) => {
             crate::exec::alter::alter_table(store, schema, at).map(|_| Outcome::Ok)
         }
         ast::Statement::Drop { object_type, if_exists, names, .. } => {
-            dml::drop(store, schema, object_type, *if_exists, names).map(|_| Outcome::Ok)
+            ddl::drop(store, schema, object_type, *if_exists, names).map(|_| Outcome::Ok)
         }
         other => Err(Error::Unsupported(format!("statement {}", first_words(&other.to_string())))),
     }
@@ -459,7 +544,8 @@ impl Session {
         self.source = Some(sql.into());
         let mut last = Outcome::Ok;
         for s in &stmts {
-            last = self.execute_stmt(s, params)?;
+            self.range = s.text.clone();
+            last = self.execute_stmt(&s.stmt, params)?;
         }
         Ok(last)
     }
@@ -485,11 +571,13 @@ impl Session {
                 stmts.len()
             )));
         }
-        Ok(Prepared { stmt: stmts.remove(0), source: sql.into() })
+        let p = stmts.remove(0);
+        Ok(Prepared { stmt: p.stmt, source: sql.into(), range: p.text })
     }
 
     pub fn run(&mut self, p: &Prepared, params: &Params) -> Result<Outcome> {
         self.source = Some(p.source.clone());
+        self.range = p.range.clone();
         self.execute_stmt(&p.stmt, params)
     }
 
@@ -502,9 +590,11 @@ impl Session {
                 stmts.len()
             )));
         }
-        let stmt = stmts.remove(0);
+        let parsed = stmts.remove(0);
+        let stmt = parsed.stmt;
         let src: Arc<str> = sql.into();
         self.source = Some(src.clone());
+        self.range = parsed.text;
         let ast::Statement::Query(q) = &stmt else {
             // Anything else runs to completion; its rows (RETURNING,
             // EXPLAIN) are handed out from memory.
@@ -523,6 +613,7 @@ impl Session {
                 interrupt: None,
             });
         };
+        let _settings = pragma::with_settings(&self.settings);
         match self.txn.take() {
             Some(t) => {
                 let schema = self.schema_in_txn(&*t);
@@ -641,8 +732,70 @@ impl Session {
                 }
                 Ok(Outcome::Ok)
             }
+            ast::Statement::Pragma { name, value, is_eq } => {
+                let p = pragma::Pragma::from_ast(name, value.as_ref().map(|v| &v.value), *is_eq)?;
+                self.pragma(&p)
+            }
             _ => self.run_in_txn(stmt, params),
         }
+    }
+
+    /// Runs a `PRAGMA` ([`pragma`]): settings change this session, the
+    /// rest runs in autocommit or in the open transaction.
+    fn pragma(&mut self, p: &pragma::Pragma) -> Result<Outcome> {
+        let answer = if p.is_integrity_check() {
+            integrity_answer(&self.engine, &p.name)?
+        } else if p.name == "foreign_key_check" {
+            let mut answer = pragma::Answer::nothing();
+            let budget = self.engine.memory_budget();
+            self.with_store(false, false, |store, schema| {
+                answer = foreign_key_check(p, store, schema, budget)?;
+                Ok(Outcome::Ok)
+            })?;
+            answer
+        } else if p.is_checkpoint() {
+            self.checkpoint_answer()?
+        } else {
+            let mut settings = self.settings.clone();
+            let mut answer = pragma::Answer::nothing();
+            self.with_store(p.writes(), false, |store, schema| {
+                answer = pragma::run(p, &mut settings, store, schema)?;
+                Ok(Outcome::Ok)
+            })?;
+            self.settings = settings;
+            answer
+        };
+        Ok(if answer.columns.is_empty() {
+            Outcome::Ok
+        } else {
+            Outcome::Rows { columns: answer.columns, rows: answer.rows }
+        })
+    }
+
+    /// `PRAGMA wal_checkpoint`: SQLite's `busy, log, checkpointed`. The
+    /// in-memory store has no log (`0, -1, -1`, as SQLite's in-memory
+    /// databases answer).
+    fn checkpoint_answer(&mut self) -> Result<pragma::Answer> {
+        let row = match self.engine.db() {
+            None => vec![Value::Integer(0), Value::Integer(-1), Value::Integer(-1)],
+            Some(_) if self.txn.is_some() => {
+                return Err(Error::InvalidInput(
+                    "cannot checkpoint inside a transaction (database table is locked)".into(),
+                ));
+            }
+            Some(db) => {
+                let info = db.checkpoint()?;
+                vec![
+                    Value::Integer(0),
+                    Value::Integer(info.log_frames.into()),
+                    Value::Integer(info.backfilled.into()),
+                ]
+            }
+        };
+        Ok(pragma::Answer {
+            columns: vec!["busy".into(), "log".into(), "checkpointed".into()],
+            rows: vec![row],
+        })
     }
 
     fn find_savepoint(&self, name: &str) -> Result<usize> {
@@ -654,10 +807,12 @@ impl Session {
 
     fn run_in_txn(&mut self, stmt: &ast::Statement, params: &Params) -> Result<Outcome> {
         let source = self.source.clone();
+        let range = self.range.clone();
         let budget = self.engine.memory_budget();
         let kind = StatementKind::of(stmt);
+        let _settings = pragma::with_settings(&self.settings);
         self.with_store(!kind.is_read_only(), kind == StatementKind::Ddl, |store, schema| {
-            run(store, schema, stmt, params, source.as_ref(), budget)
+            run(store, schema, stmt, params, source.as_ref(), range, budget)
         })
     }
 

@@ -15,34 +15,14 @@ use asadb_sql::storage::{BtreeStore, KeyRange, MemStore, RowStore, TreeKind, Tx,
 use proptest::prelude::*;
 
 fn table(root: u32) -> TableDef {
-    TableDef {
-        name: "t".into(),
-        root,
-        columns: vec![ColumnDef {
-            name: "a".into(),
-            decl_type: None,
-            affinity: Affinity::Blob,
-            not_null: false,
-            default: None,
-            collation: Collation::Binary,
-            pad: Value::Null,
-        }],
-        rowid_alias: None,
-        checks: Vec::new(),
-        sql: String::new(),
-    }
+    let mut c = ColumnDef::new("a", None);
+    c.affinity = Affinity::Blob;
+    c.collation = Collation::Binary;
+    TableDef::new("t", root, vec![c])
 }
 
 fn index(root: u32) -> IndexDef {
-    IndexDef {
-        name: "i".into(),
-        table: "t".into(),
-        root,
-        columns: vec![0, 0],
-        desc: vec![false, false],
-        unique: false,
-        sql: None,
-    }
+    IndexDef::on_columns("i", "t", root, vec![0, 0])
 }
 
 #[derive(Clone, Debug)]

@@ -1,23 +1,26 @@
-//! Statements that change data or schema: INSERT / UPDATE / DELETE (with
-//! constraints and RETURNING) and CREATE / DROP.
+//! Statements that change data: INSERT / UPDATE / DELETE, with
+//! constraints (NOT NULL, STRICT types, CHECK, PRIMARY KEY, UNIQUE,
+//! generated columns, AUTOINCREMENT) and RETURNING.
 //!
 //! Writes go through [`RowStore`] row by row. Rows to modify are collected
 //! before the first change, so a statement never sees its own writes (an
 //! `INSERT INTO t SELECT … FROM t` reads t as it was). Constraint order
 //! follows SQLite: NOT NULL, then CHECK, then PRIMARY KEY / UNIQUE.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
+use std::ops::Bound;
 use std::sync::Arc;
 
 use sqlparser::ast;
 
+use super::index::{IndexKeys, bind_in_table, table_scope};
 use super::vals::{self, Affinity};
 use super::{Context, ExecState, build, table_row};
 use crate::catalog::{self, IndexDef, Schema, TableDef, object_name};
 use crate::expr::Expr;
-use crate::planner::bind::{Scope, ScopeTable};
+use crate::planner::bind::Scope;
 use crate::planner::{Binder, plan_query, plan_table_scan};
-use crate::storage::{Row, RowStore, TreeKind};
+use crate::storage::{Row, RowStore};
 use crate::value::Value;
 use crate::{Error, Result};
 
@@ -36,56 +39,88 @@ pub struct DmlResult {
     pub returning: Option<Vec<Row>>,
 }
 
-fn scope_for(t: &Arc<TableDef>) -> Scope {
-    Scope {
-        tables: vec![ScopeTable {
-            name: t.name.clone(),
-            columns: t
-                .columns
-                .iter()
-                .map(|c| (c.name.clone(), Some(c.affinity), c.collation))
-                .collect(),
-            offset: 0,
-            rowid: Some(t.columns.len()),
-            table: Some(t.clone()),
-            hidden: Vec::new(),
-            func: None,
-        }],
-        width: t.columns.len() + 1,
-    }
+/// The AUTOINCREMENT counter of one table, as a statement knows it: its
+/// `sqlite_sequence` row (if any) and the largest rowid ever used.
+struct Sequence {
+    table: Arc<TableDef>,
+    row: Option<i64>,
+    seq: i64,
+    dirty: bool,
 }
 
-/// Binds expressions over one table's local row.
-fn bind_in_table(b: &mut Binder, t: &Arc<TableDef>, es: &[&ast::Expr]) -> Result<Vec<Expr>> {
-    b.push_scope(scope_for(t));
-    let r = es.iter().map(|e| b.bind_expr(e)).collect();
-    b.pop_scope();
-    r
+impl Sequence {
+    fn load(store: &dyn RowStore, schema: &Schema, t: &TableDef) -> Result<Option<Sequence>> {
+        if !t.autoincrement {
+            return Ok(None);
+        }
+        let Some(st) = schema.table(catalog::SEQUENCE_TABLE).cloned() else {
+            return Err(Error::Corrupt("AUTOINCREMENT table without sqlite_sequence".into()));
+        };
+        let mut cur = store.scan(&st, (Bound::Unbounded, Bound::Unbounded), false)?;
+        let mut found = None;
+        while let Some((rowid, row)) = cur.next()? {
+            if matches!(row.first(), Some(Value::Text(n)) if n.eq_ignore_ascii_case(&t.name)) {
+                let seq = match row.get(1).map(|v| Affinity::Integer.apply(v.clone())) {
+                    Some(Value::Integer(i)) => i,
+                    _ => 0,
+                };
+                found = Some((rowid, seq));
+                break;
+            }
+        }
+        Ok(Some(Sequence {
+            table: st,
+            row: found.map(|f| f.0),
+            seq: found.map_or(0, |f| f.1),
+            dirty: false,
+        }))
+    }
+
+    /// Writes the counter back (once per statement, as SQLite does).
+    fn save(&mut self, store: &dyn RowStore, name: &str) -> Result<()> {
+        if !self.dirty {
+            return Ok(());
+        }
+        let row = vec![Value::Text(name.into()), Value::Integer(self.seq)];
+        let rowid = match self.row {
+            Some(r) => r,
+            None => store.max_rowid(&self.table)?.map_or(1, |m| m.saturating_add(1)),
+        };
+        store.insert(&self.table, rowid, &row)?;
+        self.row = Some(rowid);
+        self.dirty = false;
+        Ok(())
+    }
 }
 
 /// The constraint-checking context of one table.
 struct Target {
     table: Arc<TableDef>,
-    indexes: Vec<Arc<IndexDef>>,
+    indexes: Vec<IndexKeys>,
     checks: Vec<(Expr, String)>,
     /// Column defaults, bound once per statement and evaluated for each row
     /// that needs one, in the statement's environment: `CURRENT_TIMESTAMP`
     /// or `datetime('now')` give every row of one statement the same
     /// instant, as in SQLite.
     defaults: Vec<Option<Expr>>,
+    /// Generated columns, in an order where each is computed after the
+    /// generated columns it reads.
+    generated: Vec<(usize, Expr)>,
     /// The largest rowid in the table as far as this statement knows:
     /// read once from the store, then raised by every row this statement
     /// writes, so a row without a rowid gets max + 1 without a tree
     /// descent each time. Forgotten when the statement deletes a row.
     max_rowid: Cell<Option<i64>>,
+    /// AUTOINCREMENT's counter.
+    sequence: RefCell<Option<Sequence>>,
 }
 
 impl Target {
     fn new(b: &mut Binder, schema: &Schema, t: &Arc<TableDef>) -> Result<Target> {
-        let exprs: Vec<&ast::Expr> = t.checks.iter().collect();
+        let exprs: Vec<&ast::Expr> = t.checks.iter().map(|c| &c.0).collect();
         let checks = bind_in_table(b, t, &exprs)?
             .into_iter()
-            .zip(t.checks.iter().map(|c| c.to_string()))
+            .zip(t.checks.iter().map(|c| c.1.clone()))
             .collect();
         b.push_scope(Scope::default());
         let defaults = t
@@ -94,12 +129,19 @@ impl Target {
             .map(|c| c.default.as_ref().map(|d| b.bind_expr(d)).transpose())
             .collect::<Result<Vec<_>>>();
         b.pop_scope();
+        let indexes = schema
+            .table_indexes(&t.name)
+            .iter()
+            .map(|ix| IndexKeys::new(b, t, ix))
+            .collect::<Result<Vec<_>>>()?;
         Ok(Target {
             table: t.clone(),
-            indexes: schema.table_indexes(&t.name),
+            indexes,
             checks,
             defaults: defaults?,
+            generated: generated_order(b, t)?,
             max_rowid: Cell::new(None),
+            sequence: RefCell::new(Sequence::load(b.store, schema, t)?),
         })
     }
 
@@ -110,16 +152,17 @@ impl Target {
     fn resolve_unique(
         &self,
         store: &dyn RowStore,
+        cx: &Context,
         local: &[Value],
         rowid: i64,
         action: Conflict,
     ) -> Result<bool> {
-        for ix in self.indexes.iter().filter(|i| i.unique) {
-            let key = self.key(ix, local);
+        for ik in self.indexes.iter().filter(|i| i.unique()) {
+            let Some(key) = ik.key(local, cx)? else { continue };
             if key.iter().any(|v| matches!(v, Value::Null)) {
                 continue;
             }
-            let Some(other) = store.index_lookup(ix, &key)? else { continue };
+            let Some(other) = store.index_lookup(&ik.index, &key)? else { continue };
             if other == rowid {
                 continue;
             }
@@ -127,13 +170,13 @@ impl Target {
                 Conflict::Ignore => return Ok(false),
                 Conflict::Replace => {
                     if let Some(old) = store.get(&self.table, other)? {
-                        self.delete(store, other, &old)?;
+                        self.delete(store, cx, other, &old)?;
                     }
                 }
                 Conflict::Abort => {
                     return Err(Error::Constraint(format!(
                         "UNIQUE constraint failed: {}",
-                        self.constraint(&ix.columns)
+                        self.index_constraint(&ik.index)
                     )));
                 }
             }
@@ -148,16 +191,42 @@ impl Target {
             .join(", ")
     }
 
-    fn key(&self, ix: &IndexDef, row: &[Value]) -> Vec<Value> {
-        ix.columns.iter().map(|c| row[*c].clone()).collect()
+    /// How SQLite names a UNIQUE index in its error: its columns, or
+    /// `index 'name'` when a key part is an expression.
+    fn index_constraint(&self, ix: &IndexDef) -> String {
+        if ix.has_exprs() { format!("index '{}'", ix.name) } else { self.constraint(&ix.columns) }
+    }
+
+    /// Adds the index entries of a stored row.
+    fn insert_entries(
+        &self,
+        store: &dyn RowStore,
+        cx: &Context,
+        local: &[Value],
+        rowid: i64,
+    ) -> Result<()> {
+        for ik in &self.indexes {
+            if let Some(key) = ik.key(local, cx)? {
+                store.index_insert(&ik.index, &key, rowid)?;
+            }
+        }
+        Ok(())
     }
 
     /// Removes a row and its index entries.
-    fn delete(&self, store: &dyn RowStore, rowid: i64, stored: &[Value]) -> Result<()> {
+    fn delete(
+        &self,
+        store: &dyn RowStore,
+        cx: &Context,
+        rowid: i64,
+        stored: &[Value],
+    ) -> Result<()> {
         self.max_rowid.set(None);
         let local = table_row(&self.table, rowid, stored.to_vec());
-        for ix in &self.indexes {
-            store.index_delete(ix, &self.key(ix, &local), rowid)?;
+        for ik in &self.indexes {
+            if let Some(key) = ik.key(&local, cx)? {
+                store.index_delete(&ik.index, &key, rowid)?;
+            }
         }
         store.delete(&self.table, rowid)
     }
@@ -176,6 +245,64 @@ impl Target {
         if let Some(m) = self.max_rowid.get() {
             self.max_rowid.set(Some(m.max(rowid)));
         }
+        if let Some(s) = self.sequence.borrow_mut().as_mut()
+            && rowid > s.seq
+        {
+            s.seq = rowid;
+            s.dirty = true;
+        }
+    }
+
+    /// The rowid of a new row that was given none: one past the largest
+    /// (for AUTOINCREMENT, past the largest ever used).
+    fn next_rowid(&self, store: &dyn RowStore) -> Result<i64> {
+        let max = self.known_max_rowid(store)?.unwrap_or(0);
+        let seq = self.sequence.borrow().as_ref().map_or(0, |s| s.seq);
+        match max.max(seq) {
+            i64::MAX => Err(Error::TooLarge("database or disk is full".into())),
+            m => Ok(m + 1),
+        }
+    }
+
+    /// Ends a statement that inserted rows: the AUTOINCREMENT counter goes
+    /// back to `sqlite_sequence`.
+    fn finish(&self, store: &dyn RowStore) -> Result<()> {
+        if let Some(s) = self.sequence.borrow_mut().as_mut() {
+            s.save(store, &self.table.name)?;
+        }
+        Ok(())
+    }
+
+    /// STRICT: the value (affinity applied) must have the column's type.
+    fn strict_check(&self, i: usize, v: &Value) -> Result<()> {
+        let t = &self.table;
+        let c = &t.columns[i];
+        let ok = match (c.affinity, v) {
+            (_, Value::Null) => true,
+            (Affinity::Integer, Value::Integer(_)) | (Affinity::Real, Value::Real(_)) => true,
+            (Affinity::Text, Value::Text(_)) => true,
+            (Affinity::Blob, _) => {
+                !c.decl_type.as_deref().is_some_and(|d| d.eq_ignore_ascii_case("BLOB"))
+                    || matches!(v, Value::Blob(_))
+            }
+            _ => false,
+        };
+        if ok {
+            return Ok(());
+        }
+        let class = match v {
+            Value::Integer(_) => "INTEGER",
+            Value::Real(_) => "REAL",
+            Value::Text(_) => "TEXT",
+            Value::Blob(_) => "BLOB",
+            Value::Null => "NULL",
+        };
+        Err(Error::Constraint(format!(
+            "cannot store {class} value in {} column {}.{}",
+            c.decl_type.as_deref().unwrap_or("").to_ascii_uppercase(),
+            t.name,
+            c.name
+        )))
     }
 
     /// Inserts one row (all declared columns, rowid alias slot holding the
@@ -200,11 +327,7 @@ impl Target {
             (alias, _) => alias.map(|a| row[a].clone()),
         };
         let rowid = match given {
-            Some(Value::Null) | None => match self.known_max_rowid(store)? {
-                Some(i64::MAX) => return Err(Error::TooLarge("database or disk is full".into())),
-                Some(m) => m + 1,
-                None => 1,
-            },
+            Some(Value::Null) | None => self.next_rowid(store)?,
             Some(v) => match Affinity::Integer.apply(v) {
                 Value::Integer(i) => i,
                 _ => return Err(Error::InvalidInput("datatype mismatch".into())),
@@ -217,15 +340,21 @@ impl Target {
         if let Some(a) = t.rowid_alias {
             row[a] = Value::Integer(rowid);
         }
+        let mut local = table_row(t, rowid, row);
+        // Generated columns, from the row's other values.
+        for (i, e) in &self.generated {
+            let v = e.eval(&local, cx)?;
+            local[*i] = t.columns[*i].affinity.apply(v);
+        }
         // NOT NULL.
         for (i, c) in t.columns.iter().enumerate() {
-            if c.not_null && matches!(row[i], Value::Null) {
+            if c.not_null && matches!(local[i], Value::Null) {
                 match action {
                     Conflict::Ignore => return Ok(None),
                     Conflict::Replace if self.defaults[i].is_some() => {
                         let d = self.defaults[i].as_ref().expect("checked").eval(&[], cx)?;
-                        row[i] = c.affinity.apply(d);
-                        if matches!(row[i], Value::Null) {
+                        local[i] = c.affinity.apply(d);
+                        if matches!(local[i], Value::Null) {
                             return Err(not_null(t, i));
                         }
                     }
@@ -233,7 +362,14 @@ impl Target {
                 }
             }
         }
-        let local = table_row(t, rowid, row);
+        // STRICT types.
+        if t.strict {
+            for (i, v) in local.iter().enumerate().take(t.columns.len()) {
+                if Some(i) != t.rowid_alias {
+                    self.strict_check(i, v)?;
+                }
+            }
+        }
         // CHECK.
         for (e, text) in &self.checks {
             if vals::truthy(&e.eval(&local, cx)?) == Some(false) {
@@ -245,7 +381,6 @@ impl Target {
         }
         // PRIMARY KEY (rowid) and UNIQUE. The stored row is `local` without
         // the rowid column, and with NULL in the rowid alias's slot.
-        let mut local = local;
         let alias = t.rowid_alias.map(|a| std::mem::replace(&mut local[a], Value::Null));
         let stored = &local[..t.columns.len()];
         let rowid_taken = |t: &TableDef| {
@@ -257,7 +392,7 @@ impl Target {
         };
         if action == Conflict::Replace {
             if let Some(old) = store.get(t, rowid)? {
-                self.delete(store, rowid, &old)?;
+                self.delete(store, cx, rowid, &old)?;
             }
         } else if !store.insert_new(t, rowid, stored)? {
             // One descent checked the rowid and wrote the row.
@@ -269,7 +404,7 @@ impl Target {
         if let (Some(a), Some(v)) = (t.rowid_alias, alias.clone()) {
             local[a] = v;
         }
-        if !self.resolve_unique(store, &local, rowid, action)? {
+        if !self.resolve_unique(store, cx, &local, rowid, action)? {
             // OR IGNORE: the row written above goes again (Abort fails the
             // statement, whose savepoint undoes the write).
             store.delete(t, rowid)?;
@@ -284,12 +419,46 @@ impl Target {
                 local[a] = v;
             }
         }
-        for ix in &self.indexes {
-            store.index_insert(ix, &self.key(ix, &local), rowid)?;
-        }
+        self.insert_entries(store, cx, &local, rowid)?;
         self.wrote_rowid(rowid);
         Ok(Some(local))
     }
+}
+
+/// The generated columns of `t`, bound, in an order where each comes after
+/// the generated columns it reads (SQLite's "generated column loop"
+/// otherwise).
+pub(crate) fn generated_order(b: &mut Binder, t: &Arc<TableDef>) -> Result<Vec<(usize, Expr)>> {
+    let mut pending: Vec<(usize, Expr)> = Vec::new();
+    for (i, c) in t.columns.iter().enumerate() {
+        if let Some(g) = &c.generated {
+            let e = bind_in_table(b, t, &[&g.expr])?.remove(0);
+            if e.has_subquery() {
+                return Err(Error::InvalidInput(
+                    "subqueries prohibited in generated columns".into(),
+                ));
+            }
+            pending.push((i, e));
+        }
+    }
+    let mut done: Vec<(usize, Expr)> = Vec::new();
+    while !pending.is_empty() {
+        let ready = pending.iter().position(|(_, e)| {
+            e.columns()
+                .iter()
+                .all(|c| !pending.iter().any(|(p, _)| p == c) || done.iter().any(|(d, _)| d == c))
+        });
+        match ready {
+            Some(k) => done.push(pending.remove(k)),
+            None => {
+                return Err(Error::InvalidInput(format!(
+                    "generated column loop on \"{}\"",
+                    t.columns[pending[0].0].name
+                )));
+            }
+        }
+    }
+    Ok(done)
 }
 
 fn not_null(t: &TableDef, i: usize) -> Error {
@@ -297,6 +466,9 @@ fn not_null(t: &TableDef, i: usize) -> Error {
 }
 
 fn writable_table(schema: &Schema, name: &str) -> Result<Arc<TableDef>> {
+    if catalog::is_schema_table(name) || catalog::is_temp_schema_table(name) {
+        return Err(Error::InvalidInput(format!("table {name} may not be modified")));
+    }
     if schema.view(name).is_some() {
         return Err(Error::InvalidInput(format!("cannot modify {name} because it is a view")));
     }
@@ -319,7 +491,7 @@ impl Returning {
         let Some(items) = items else { return Ok(None) };
         let mut exprs = Vec::new();
         let mut names = Vec::new();
-        b.push_scope(scope_for(t));
+        b.push_scope(table_scope(t));
         let r = (|| {
             for it in items {
                 match it {
@@ -452,6 +624,7 @@ pub fn insert(
         action,
         ret.as_mut(),
     )?;
+    target.finish(store)?;
     Ok(finish(n, ret))
 }
 
@@ -462,17 +635,27 @@ const ROWID_SLOT: usize = usize::MAX;
 
 fn column_positions(t: &TableDef, names: &[String]) -> Result<Vec<usize>> {
     if names.is_empty() {
-        return Ok((0..t.columns.len()).collect());
+        // Generated columns take no value.
+        return Ok((0..t.columns.len()).filter(|&i| t.columns[i].generated.is_none()).collect());
     }
     names
         .iter()
         .map(|n| {
             if let Some(i) = t.column_index(n) {
+                if t.columns[i].generated.is_some() {
+                    return Err(Error::InvalidInput(format!(
+                        "cannot INSERT into generated column \"{}\"",
+                        t.columns[i].name
+                    )));
+                }
                 return Ok(i);
             }
             // SQLite: the rowid's names, when no column has them, name the
-            // rowid (its alias column, if the table has one).
-            if ["rowid", "oid", "_rowid_"].iter().any(|r| n.eq_ignore_ascii_case(r)) {
+            // rowid (its alias column, if the table has one); a WITHOUT
+            // ROWID table has none.
+            if !t.without_rowid
+                && ["rowid", "oid", "_rowid_"].iter().any(|r| n.eq_ignore_ascii_case(r))
+            {
                 return Ok(t.rowid_alias.unwrap_or(ROWID_SLOT));
             }
             Err(Error::InvalidInput(format!("table {} has no column named {n}", t.name)))
@@ -575,7 +758,10 @@ pub fn insert_values(
     let target = Target::new(&mut b, schema, &t)?;
     let cache = ExecState::default();
     let cx = Context::new(store, &[], &cache);
-    write_rows(store, &cx, &target, &cols, !names.is_empty(), iv.rows, false, action, None)
+    let n =
+        write_rows(store, &cx, &target, &cols, !names.is_empty(), iv.rows, false, action, None)?;
+    target.finish(store)?;
+    Ok(n)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -616,6 +802,12 @@ pub fn update(
         let c = t
             .column_index(&cols[0])
             .ok_or_else(|| Error::InvalidInput(format!("no such column: {}", cols[0])))?;
+        if t.columns[c].generated.is_some() {
+            return Err(Error::InvalidInput(format!(
+                "cannot UPDATE generated column \"{}\"",
+                t.columns[c].name
+            )));
+        }
         let e = bind_in_table(&mut b, &t, &[&a.value])?.remove(0);
         sets.push((c, e));
     }
@@ -648,7 +840,7 @@ pub fn update(
         if let Some(a) = t.rowid_alias {
             stored_old[a] = Value::Null;
         }
-        target.delete(store, rowid, &stored_old)?;
+        target.delete(store, &cx, rowid, &stored_old)?;
         // A table without an alias keeps the row's rowid.
         let res = target.insert(store, &cx, new, Some(rowid), action);
         match res? {
@@ -661,9 +853,7 @@ pub fn update(
             None => {
                 // OR IGNORE skipped the new row: put the old one back.
                 store.insert(&t, rowid, &stored_old)?;
-                for ix in &target.indexes {
-                    store.index_insert(ix, &target.key(ix, &old), rowid)?;
-                }
+                target.insert_entries(store, &cx, &old, rowid)?;
             }
         }
     }
@@ -708,146 +898,10 @@ pub fn delete(
         if let Some(a) = t.rowid_alias {
             stored[a] = Value::Null;
         }
-        target.delete(store, rowid, &stored)?;
+        target.delete(store, &cx, rowid, &stored)?;
         if let Some(r) = &mut ret {
             r.add(old, &cx)?;
         }
     }
     Ok(finish(doomed.len() as u64, ret))
-}
-
-fn reserved(name: &str) -> Result<()> {
-    if name.len() >= 7 && name[..7].eq_ignore_ascii_case("sqlite_") {
-        return Err(Error::InvalidInput(format!("object name reserved for internal use: {name}")));
-    }
-    Ok(())
-}
-
-pub fn create_table(store: &dyn RowStore, schema: &Schema, ct: &ast::CreateTable) -> Result<()> {
-    let name = object_name(&ct.name)?;
-    if schema.table(&name).is_some() || schema.view(&name).is_some() {
-        if ct.if_not_exists {
-            return Ok(());
-        }
-        return Err(Error::InvalidInput(format!("table {name} already exists")));
-    }
-    reserved(&name)?;
-    let sql = ct.to_string();
-    let (def, _) = catalog::table_from_ast(ct, 0, sql.clone())?;
-    let autos = catalog::auto_indexes(&def, ct)?;
-    let root = store.create_tree(TreeKind::Table)?;
-    catalog::add_entry(store, "table", &def.name, &def.name, root, Some(&sql))?;
-    for ix in autos {
-        let r = store.create_tree(TreeKind::Index)?;
-        catalog::add_entry(store, "index", &ix.name, &def.name, r, None)?;
-    }
-    Ok(())
-}
-
-pub fn create_index(store: &dyn RowStore, schema: &Schema, ci: &ast::CreateIndex) -> Result<()> {
-    let sql = ci.to_string();
-    let mut ix = catalog::index_from_ast(schema, ci, 0, sql.clone())?;
-    if schema.exists(&ix.name) {
-        if ci.if_not_exists {
-            return Ok(());
-        }
-        return Err(Error::InvalidInput(format!("index {} already exists", ix.name)));
-    }
-    reserved(&ix.name)?;
-    let t = schema.must_table(&ix.table)?.clone();
-    ix.root = store.create_tree(TreeKind::Index)?;
-    // Fill it from the table.
-    let mut cur =
-        store.scan(&t, (std::ops::Bound::Unbounded, std::ops::Bound::Unbounded), false)?;
-    let mut entries = Vec::new();
-    while let Some((rowid, row)) = cur.next()? {
-        let local = table_row(&t, rowid, row);
-        entries.push((ix.columns.iter().map(|c| local[*c].clone()).collect::<Vec<_>>(), rowid));
-    }
-    for (key, rowid) in entries {
-        if ix.unique
-            && !key.iter().any(|v| matches!(v, Value::Null))
-            && store.index_lookup(&ix, &key)?.is_some()
-        {
-            let cols: Vec<String> =
-                ix.columns.iter().map(|c| format!("{}.{}", t.name, t.columns[*c].name)).collect();
-            return Err(Error::Constraint(format!(
-                "UNIQUE constraint failed: {}",
-                cols.join(", ")
-            )));
-        }
-        store.index_insert(&ix, &key, rowid)?;
-    }
-    catalog::add_entry(store, "index", &ix.name, &t.name, ix.root, Some(&sql))
-}
-
-pub fn create_view(store: &dyn RowStore, schema: &Schema, cv: &ast::CreateView) -> Result<()> {
-    let name = object_name(&cv.name)?;
-    if schema.exists(&name) {
-        if cv.if_not_exists {
-            return Ok(());
-        }
-        return Err(Error::InvalidInput(format!("view {name} already exists")));
-    }
-    reserved(&name)?;
-    // Plan it once so a broken view fails now, not at first use.
-    let mut b = Binder::new(schema, store);
-    plan_query(&mut b, &cv.query)?;
-    catalog::add_entry(store, "view", &name, &name, 0, Some(&cv.to_string()))
-}
-
-pub fn drop(
-    store: &dyn RowStore,
-    schema: &Schema,
-    kind: &ast::ObjectType,
-    if_exists: bool,
-    names: &[ast::ObjectName],
-) -> Result<()> {
-    for n in names {
-        let name = object_name(n)?;
-        match kind {
-            ast::ObjectType::Table => {
-                let Some(t) = schema.table(&name) else {
-                    if if_exists {
-                        continue;
-                    }
-                    return Err(Error::NotFound(format!("no such table: {name}")));
-                };
-                let mut gone = vec![t.name.clone()];
-                for ix in schema.table_indexes(&t.name) {
-                    store.drop_tree(ix.root, TreeKind::Index)?;
-                    gone.push(ix.name.clone());
-                }
-                store.drop_tree(t.root, TreeKind::Table)?;
-                catalog::remove_entries(store, &gone)?;
-            }
-            ast::ObjectType::Index => {
-                let Some(ix) = schema.index(&name) else {
-                    if if_exists {
-                        continue;
-                    }
-                    return Err(Error::NotFound(format!("no such index: {name}")));
-                };
-                if ix.sql.is_none() {
-                    return Err(Error::InvalidInput(
-                        "index associated with UNIQUE or PRIMARY KEY constraint cannot be dropped"
-                            .into(),
-                    ));
-                }
-                store.drop_tree(ix.root, TreeKind::Index)?;
-                catalog::remove_entries(store, std::slice::from_ref(&ix.name))?;
-            }
-            ast::ObjectType::View => {
-                let Some(v) = schema.view(&name) else {
-                    if if_exists {
-                        continue;
-                    }
-                    return Err(Error::NotFound(format!("no such view: {name}")));
-                };
-                catalog::remove_entries(store, std::slice::from_ref(&v.name))?;
-            }
-            other => return Err(Error::Unsupported(format!("DROP {other}"))),
-        }
-    }
-    Ok(())
 }

@@ -10,8 +10,11 @@
 
 mod aggregate;
 pub mod alter;
+pub mod ddl;
 pub mod dml;
+pub mod index;
 mod join;
+pub mod pragma;
 mod recursive;
 mod scan;
 mod set;

@@ -85,6 +85,11 @@ pub(super) fn choose_access(b: &Binder, t: &Arc<TableDef>, locals: &[Expr]) -> (
     // Best index.
     let mut best: Option<(u32, Access, f64)> = None;
     for ix in b.schema.table_indexes(&t.name) {
+        // Keys folded by a collation, expression keys and partial indexes
+        // need comparisons that match them (not planned here yet).
+        if !ix.is_plain() {
+            continue;
+        }
         let col_aff = |j: usize| t.columns[ix.columns[j]].affinity;
         let mut prefixes: Vec<Vec<Expr>> = vec![Vec::new()];
         let mut affs = Vec::new();
@@ -279,7 +284,7 @@ pub(super) fn order_access(
     }
     match access {
         Access::Full { reverse: false } => {
-            for ix in b.schema.table_indexes(&t.name) {
+            for ix in b.schema.table_indexes(&t.name).into_iter().filter(|i| i.is_plain()) {
                 if index_gives(&ix.columns, &ix.desc, 0, order, &is_rowid) {
                     let access = Access::Index {
                         index: ix.clone(),

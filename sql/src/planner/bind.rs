@@ -252,7 +252,10 @@ impl<'a> Binder<'a> {
                         let is_rowid = ["rowid", "oid", "_rowid_"]
                             .iter()
                             .any(|r| r.eq_ignore_ascii_case(name));
-                        if is_rowid { t.rowid } else { None }
+                        // A WITHOUT ROWID table keeps its (internal) rowid
+                        // slot in the row, but no name reaches it.
+                        let hidden = t.table.as_ref().is_some_and(|t| t.without_rowid);
+                        if is_rowid && !hidden { t.rowid } else { None }
                     });
                 if let Some(i) = hit {
                     if found.is_some() {

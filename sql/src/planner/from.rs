@@ -14,7 +14,7 @@ use super::access::*;
 use super::bind::{Binder, Scope, ScopeTable};
 use super::select::*;
 use super::{JoinKey, JoinKind, Node, QueryPlan};
-use crate::catalog::{TableDef, object_name};
+use crate::catalog::{self, TableDef, object_name};
 use crate::exec::vals::{Affinity, Collation};
 use crate::expr::{CmpOp, Expr};
 use crate::func::TableFunc;
@@ -133,8 +133,35 @@ fn func_rel(func: TableFunc, name: String, asts: Vec<ast::Expr>) -> Result<Rel> 
     })
 }
 
+/// `sqlite_schema` (or an alias) as a relation: its rows as of this
+/// statement, SQLite's five columns.
+fn catalog_plan(rows: Vec<[crate::value::Value; 5]>) -> QueryPlan {
+    let t = catalog::catalog_table(0);
+    QueryPlan {
+        node: Node::Values {
+            rows: rows.into_iter().map(|r| r.into_iter().map(Expr::lit).collect()).collect(),
+            width: 5,
+        },
+        columns: t.columns.iter().map(|c| c.name.clone()).collect(),
+        affinities: t.columns.iter().map(|c| Some(c.affinity)).collect(),
+        collations: vec![None; t.columns.len()],
+    }
+}
+
 pub(super) fn factor_rel(b: &mut Binder, f: &ast::TableFactor) -> Result<Rel> {
     match f {
+        // `pragma_<name>(args)`: a pragma's answer as a table.
+        ast::TableFactor::Table { name, alias, args: Some(args), .. }
+            if object_name(name)?.to_ascii_lowercase().starts_with("pragma_") =>
+        {
+            let tname = object_name(name)?;
+            let shown = alias.as_ref().map_or_else(|| tname.clone(), |a| a.name.value.clone());
+            let values = crate::exec::pragma::literal_args(&tname, &args.args)?;
+            match crate::exec::pragma::table_function(b.store, b.schema, &tname, &values) {
+                Some(a) => Ok(query_rel(crate::exec::pragma::answer_plan(a?), shown, &[])),
+                None => Err(Error::NotFound(format!("no such table-valued function: {tname}"))),
+            }
+        }
         ast::TableFactor::Table { name, alias, args: None, .. } => {
             let tname = object_name(name)?;
             let alias_name = alias.as_ref().map(|a| a.name.value.clone());
@@ -147,8 +174,26 @@ pub(super) fn factor_rel(b: &mut Binder, f: &ast::TableFactor) -> Result<Rel> {
                 return Ok(table_rel(&t, shown));
             }
             if let Some(v) = b.schema.view(&tname).cloned() {
-                let plan = b.isolated(|b| plan_query(b, &v.query))?;
+                // The view's spans point into its own stored text.
+                let plan = b.isolated(|b| {
+                    b.source = Some(Arc::from(v.sql.as_str()));
+                    plan_query(b, &v.query)
+                })?;
                 return Ok(query_rel(plan, shown, &v.columns));
+            }
+            let temp = name.0.len() > 1
+                && matches!(&name.0[0], ast::ObjectNamePart::Identifier(q)
+                    if q.value.eq_ignore_ascii_case("temp"));
+            if catalog::is_schema_table(&tname) || catalog::is_temp_schema_table(&tname) {
+                let rows = if temp || catalog::is_temp_schema_table(&tname) {
+                    Vec::new()
+                } else {
+                    catalog::schema_rows(b.store, b.schema)?
+                };
+                return Ok(query_rel(catalog_plan(rows), shown, &[]));
+            }
+            if let Some(a) = crate::exec::pragma::table_function(b.store, b.schema, &tname, &[]) {
+                return Ok(query_rel(crate::exec::pragma::answer_plan(a?), shown, &[]));
             }
             if let Some(func) = TableFunc::resolve(&tname) {
                 // An eponymous table-valued function without arguments:

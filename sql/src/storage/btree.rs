@@ -478,6 +478,20 @@ impl RowStore for BtreeStore {
         with_write!(self.tx, x => Ok(x.set_user_slot(COOKIE_SLOT, cookie as u32)?))
     }
 
+    fn header_value(&self, key: super::HeaderValue) -> Result<u32> {
+        let h = with_tx!(self.tx, x => x.header());
+        Ok(h.user[key.slot()])
+    }
+
+    fn page_counts(&self) -> Result<(u32, u32)> {
+        let h = with_tx!(self.tx, x => x.header());
+        Ok((h.page_count, h.freelist_count))
+    }
+
+    fn set_header_value(&self, key: super::HeaderValue, value: u32) -> Result<()> {
+        with_write!(self.tx, x => Ok(x.set_user_slot(key.slot(), value)?))
+    }
+
     fn savepoint(&self) -> Result<u64> {
         let sp = with_write!(self.tx, x => Ok(x.savepoint()))?;
         let mut n = self.next_sp.lock();

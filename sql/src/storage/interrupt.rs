@@ -197,6 +197,15 @@ impl RowStore for Interrupted<'_> {
     fn schema_cookie(&self) -> Result<u64> {
         self.inner.schema_cookie()
     }
+    fn header_value(&self, key: super::HeaderValue) -> Result<u32> {
+        self.inner.header_value(key)
+    }
+    fn page_counts(&self) -> Result<(u32, u32)> {
+        self.inner.page_counts()
+    }
+    fn set_header_value(&self, key: super::HeaderValue, value: u32) -> Result<()> {
+        self.inner.set_header_value(key, value)
+    }
     fn set_schema_cookie(&self, cookie: u64) -> Result<()> {
         self.inner.set_schema_cookie(cookie)
     }

@@ -48,6 +48,8 @@ struct MemData {
     next_root: u32,
     catalog_root: Option<u32>,
     cookie: u64,
+    /// [`super::HeaderValue`]s by slot.
+    header: [u32; 4],
 }
 
 /// One undo record: applying it restores the state before a change.
@@ -57,6 +59,7 @@ enum Undo {
     Tree(u32, Option<Tree>),
     CatalogRoot(Option<u32>),
     Cookie(u64),
+    Header(usize, u32),
 }
 
 /// An in-memory database: trees in `BTreeMap`s behind a mutex.
@@ -158,6 +161,7 @@ impl MemTxn {
                 },
                 Undo::CatalogRoot(r) => data.catalog_root = r,
                 Undo::Cookie(c) => data.cookie = c,
+                Undo::Header(slot, v) => data.header[slot] = v,
             }
         }
     }
@@ -462,6 +466,23 @@ impl RowStore for MemTxn {
         let mut data = self.store.data.lock();
         self.undo.lock().push(Undo::Cookie(data.cookie));
         data.cookie = cookie;
+        Ok(())
+    }
+
+    fn header_value(&self, key: super::HeaderValue) -> Result<u32> {
+        Ok(self.store.data.lock().header[key.slot()])
+    }
+
+    fn page_counts(&self) -> Result<(u32, u32)> {
+        let trees = self.store.data.lock().trees.len();
+        Ok((u32::try_from(trees + 1).unwrap_or(u32::MAX), 0))
+    }
+
+    fn set_header_value(&self, key: super::HeaderValue, value: u32) -> Result<()> {
+        self.check_write()?;
+        let mut data = self.store.data.lock();
+        self.undo.lock().push(Undo::Header(key.slot(), data.header[key.slot()]));
+        data.header[key.slot()] = value;
         Ok(())
     }
 

@@ -121,6 +121,26 @@ pub enum TreeKind {
 /// One transaction's view of the database (read-only or read-write).
 /// Write methods on a read-only view return `Error::InvalidInput`.
 /// Implementations: [`MemStore`]'s [`MemTxn`] and [`BtreeStore`].
+/// The settings a database keeps next to its schema cookie (each a 32-bit
+/// word; SQLite's are signed, and callers read them as `i32`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HeaderValue {
+    /// `PRAGMA user_version`.
+    UserVersion,
+    /// `PRAGMA application_id`.
+    ApplicationId,
+}
+
+impl HeaderValue {
+    /// The header user slot that holds it (slot 0 is the schema cookie).
+    pub fn slot(self) -> usize {
+        match self {
+            HeaderValue::UserVersion => 1,
+            HeaderValue::ApplicationId => 2,
+        }
+    }
+}
+
 pub trait RowStore {
     /// Rows with rowid inside `range`, ascending (or descending if `reverse`).
     fn scan(
@@ -164,6 +184,14 @@ pub trait RowStore {
     /// The schema cookie: bumped by every schema change, transactional.
     fn schema_cookie(&self) -> Result<u64>;
     fn set_schema_cookie(&self, cookie: u64) -> Result<()>;
+    /// One of the database's settings kept with the data (`PRAGMA
+    /// user_version`, `application_id`), transactional; 0 until set.
+    fn header_value(&self, key: HeaderValue) -> Result<u32>;
+    fn set_header_value(&self, key: HeaderValue, value: u32) -> Result<()>;
+    /// Pages in the database and pages on its free list (`PRAGMA
+    /// page_count`, `freelist_count`); the in-memory store counts one page
+    /// per tree plus a header and has no free list.
+    fn page_counts(&self) -> Result<(u32, u32)>;
     fn savepoint(&self) -> Result<u64>;
     fn release(&self, sp: u64) -> Result<()>;
     fn rollback_to(&self, sp: u64) -> Result<()>;

@@ -85,6 +85,15 @@ impl Collation {
         }
     }
 
+    /// The collation's name as SQLite spells it (`PRAGMA index_xinfo`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Collation::Binary => "BINARY",
+            Collation::NoCase => "NOCASE",
+            Collation::RTrim => "RTRIM",
+        }
+    }
+
     /// A value that equals (and orders like) another under BINARY exactly
     /// when `v` equals (and orders like) it under this collation: TEXT
     /// ASCII-lowercased for NOCASE, trailing spaces cut for RTRIM, every

@@ -1,0 +1,1016 @@
+//! `PRAGMA`, as SQLite answers it: the statement (`PRAGMA name`,
+//! `PRAGMA name = value`, `PRAGMA name(arg)`, optionally `schema.name`)
+//! and the table-valued functions `pragma_<name>(args)` in FROM.
+//!
+//! Three families:
+//! - **schema reports** (`table_info`, `table_xinfo`, `table_list`,
+//!   `index_list`, `index_info`, `index_xinfo`, `foreign_key_list`,
+//!   `collation_list`, `database_list`, `compile_options`, `encoding`,
+//!   `page_size`, `page_count`, `freelist_count`, `schema_version`):
+//!   rows computed from the catalog, with SQLite's column names;
+//! - **database settings kept in the file** (`user_version`,
+//!   `application_id`): read, or written transactionally
+//!   ([`HeaderValue`]);
+//! - **connection settings** ([`Settings`], one per session: `foreign_keys`,
+//!   `defer_foreign_keys`, `recursive_triggers`, `busy_timeout`,
+//!   `cache_size`, `temp_store`, `synchronous`, `journal_mode`,
+//!   `case_sensitive_like`).
+//!
+//! Decisions, where AsaDB differs from SQLite's engine:
+//! - `journal_mode` is always `wal`: setting `WAL`, `DELETE`, `TRUNCATE`
+//!   or `PERSIST` answers `wal` (SQLite answers the mode it ends in);
+//!   `OFF` and `MEMORY` would give up durability and are refused.
+//! - `synchronous` is FULL (2) or EXTRA (3); `OFF` and `NORMAL` would give
+//!   up durability of committed transactions and are refused.
+//! - `foreign_keys = ON` is refused (enforcement is not built yet: a
+//!   database that accepts ON and does not enforce would lie).
+//!   `case_sensitive_like = ON`, `writable_schema = ON` and
+//!   `ignore_check_constraints = ON` are refused likewise.
+//! - `schema_version = N` is refused (SQLite's own docs call writing it a
+//!   way to corrupt the database).
+//! - A pragma AsaDB does not know answers nothing and changes nothing, as
+//!   SQLite does for a pragma it does not know.
+//! - `foreign_key_check` runs one query per foreign key (the session
+//!   plans them, [`foreign_key_check`]); it is no table-valued function.
+//! - `database_list` names no file (`''`), also for a database on disk.
+//! - `integrity_check` / `quick_check` run [`crate::integrity`] on the
+//!   committed database (`ok`, else one row per problem); the in-memory
+//!   store has no pages and answers `ok`.
+
+use std::cell::RefCell;
+
+use sqlparser::ast;
+
+use crate::catalog::{self, EXPR_COLUMN, IndexDef, Schema, TableDef};
+use crate::storage::{HeaderValue, RowStore};
+use crate::value::Value;
+use crate::{Error, Result};
+
+/// A connection's settings (`PRAGMA` reads and writes them).
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub foreign_keys: bool,
+    pub defer_foreign_keys: bool,
+    pub recursive_triggers: bool,
+    /// Milliseconds (`PRAGMA busy_timeout`).
+    pub busy_timeout: i64,
+    pub cache_size: i64,
+    pub temp_store: i64,
+    /// 2 (FULL) or 3 (EXTRA).
+    pub synchronous: i64,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            foreign_keys: false,
+            defer_foreign_keys: false,
+            recursive_triggers: false,
+            busy_timeout: 0,
+            cache_size: -2000,
+            temp_store: 0,
+            synchronous: 2,
+        }
+    }
+}
+
+thread_local! {
+    /// The settings of the session whose statement is being planned (the
+    /// table-valued `pragma_foreign_keys()` reads them).
+    static CURRENT: RefCell<Option<Settings>> = const { RefCell::new(None) };
+}
+
+/// Makes `s` the settings table-valued pragmas read until the guard drops.
+pub fn with_settings(s: &Settings) -> impl Drop + use<> {
+    struct Guard(Option<Settings>);
+    impl Drop for Guard {
+        fn drop(&mut self) {
+            let old = self.0.take();
+            CURRENT.with(|c| *c.borrow_mut() = old);
+        }
+    }
+    Guard(CURRENT.with(|c| c.borrow_mut().replace(s.clone())))
+}
+
+fn current_settings() -> Settings {
+    CURRENT.with(|c| c.borrow().clone()).unwrap_or_default()
+}
+
+/// A pragma's answer: SQLite's column names and rows (no rows and no
+/// columns: the pragma answers nothing).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Answer {
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<Value>>,
+}
+
+impl Answer {
+    fn new(columns: &[&str], rows: Vec<Vec<Value>>) -> Answer {
+        Answer { columns: columns.iter().map(|c| c.to_string()).collect(), rows }
+    }
+
+    fn one(column: &str, v: Value) -> Answer {
+        Answer::new(&[column], vec![vec![v]])
+    }
+
+    pub fn nothing() -> Answer {
+        Answer::default()
+    }
+}
+
+/// A pragma statement, read from the AST.
+#[derive(Clone, Debug)]
+pub struct Pragma {
+    /// Lower case, without the schema.
+    pub name: String,
+    /// The schema it names (`main`, `temp`), if any.
+    pub schema: Option<String>,
+    /// `= v` or `(v)`: a name/keyword/string as text, a number as number.
+    pub value: Option<Value>,
+    /// `= v` (a setting) rather than `(v)` (an argument).
+    pub is_eq: bool,
+}
+
+impl Pragma {
+    pub fn from_ast(
+        name: &ast::ObjectName,
+        value: Option<&ast::Value>,
+        is_eq: bool,
+    ) -> Result<Pragma> {
+        let parts: Vec<String> = name
+            .0
+            .iter()
+            .map(|p| match p {
+                ast::ObjectNamePart::Identifier(i) => Ok(i.value.clone()),
+                _ => Err(Error::InvalidInput(format!("unsupported pragma name: {name}"))),
+            })
+            .collect::<Result<_>>()?;
+        let (schema, name) = match parts.as_slice() {
+            [n] => (None, n.clone()),
+            [s, n] => (Some(s.clone()), n.clone()),
+            _ => return Err(Error::Parse(format!("near \"{name}\": syntax error"))),
+        };
+        let value = match value {
+            None => None,
+            Some(ast::Value::Number(n, _)) => Some(crate::planner::bind::number_literal(n)?),
+            Some(ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s)) => {
+                Some(Value::Text(s.clone()))
+            }
+            Some(ast::Value::Boolean(b)) => Some(Value::Text(b.to_string())),
+            Some(other) => {
+                return Err(Error::InvalidInput(format!("unsupported pragma value: {other}")));
+            }
+        };
+        Ok(Pragma { name: name.to_ascii_lowercase(), schema, value, is_eq })
+    }
+
+    /// True if running it writes the database.
+    pub fn writes(&self) -> bool {
+        self.is_eq && matches!(self.name.as_str(), "user_version" | "application_id")
+    }
+
+    /// True for `integrity_check` / `quick_check` (the session runs them on
+    /// the engine, not in a transaction).
+    pub fn is_integrity_check(&self) -> bool {
+        matches!(self.name.as_str(), "integrity_check" | "quick_check")
+    }
+
+    /// `PRAGMA wal_checkpoint`.
+    pub fn is_checkpoint(&self) -> bool {
+        self.name == "wal_checkpoint"
+    }
+}
+
+/// Where the pragma's schema qualifier points.
+enum Db {
+    Main,
+    Temp,
+}
+
+fn which_db(schema: Option<&str>) -> Result<Db> {
+    match schema {
+        None => Ok(Db::Main),
+        Some(s) if s.eq_ignore_ascii_case("main") => Ok(Db::Main),
+        Some(s) if s.eq_ignore_ascii_case("temp") => Ok(Db::Temp),
+        Some(s) => Err(Error::NotFound(format!("unknown database {s}"))),
+    }
+}
+
+/// A pragma value as an integer, as SQLite reads it (`ON`/`TRUE`/`YES` 1,
+/// `OFF`/`FALSE`/`NO`/`NONE` 0, numbers as themselves, else 0).
+fn int_value(v: &Value) -> i64 {
+    match v {
+        Value::Integer(i) => *i,
+        Value::Real(f) => *f as i64,
+        Value::Text(s) => {
+            let l = s.to_ascii_lowercase();
+            match l.as_str() {
+                "on" | "true" | "yes" => 1,
+                "off" | "false" | "no" | "none" => 0,
+                _ => v.to_i64(),
+            }
+        }
+        _ => 0,
+    }
+}
+
+/// SQLite's boolean pragma values; anything else is 0, as SQLite does.
+fn bool_value(v: &Value) -> bool {
+    int_value(v) != 0
+}
+
+fn text(s: &str) -> Value {
+    Value::Text(s.to_string())
+}
+
+fn int(i: impl Into<i64>) -> Value {
+    Value::Integer(i.into())
+}
+
+fn refused(what: &str) -> Error {
+    Error::Unsupported(what.to_string())
+}
+
+/// Runs `p` against `store` with the session's `settings`. Integrity checks
+/// and checkpoints are the session's (see [`Pragma::is_integrity_check`]).
+pub fn run(
+    p: &Pragma,
+    settings: &mut Settings,
+    store: &dyn RowStore,
+    schema: &Schema,
+) -> Result<Answer> {
+    let db = which_db(p.schema.as_deref())?;
+    let v = p.value.as_ref();
+    let set = p.is_eq.then_some(()).and(v);
+    let flag = |on: bool| int(i64::from(on));
+    match p.name.as_str() {
+        "foreign_keys" => match set {
+            Some(v) if bool_value(v) => Err(refused(
+                "PRAGMA foreign_keys = ON: foreign key enforcement is not available in AsaDB yet",
+            )),
+            Some(_) => {
+                settings.foreign_keys = false;
+                Ok(Answer::nothing())
+            }
+            None => Ok(Answer::one("foreign_keys", flag(settings.foreign_keys))),
+        },
+        "defer_foreign_keys" => match set {
+            Some(v) => {
+                settings.defer_foreign_keys = bool_value(v);
+                Ok(Answer::nothing())
+            }
+            None => Ok(Answer::one("defer_foreign_keys", flag(settings.defer_foreign_keys))),
+        },
+        "recursive_triggers" => match set {
+            Some(v) => {
+                settings.recursive_triggers = bool_value(v);
+                Ok(Answer::nothing())
+            }
+            None => Ok(Answer::one("recursive_triggers", flag(settings.recursive_triggers))),
+        },
+        "case_sensitive_like" => match set {
+            Some(v) if bool_value(v) => Err(refused(
+                "PRAGMA case_sensitive_like = ON: AsaDB's LIKE is always case-insensitive for ASCII",
+            )),
+            // SQLite's pragma is write-only: reading it answers nothing.
+            _ => Ok(Answer::nothing()),
+        },
+        "writable_schema" | "ignore_check_constraints" => match set {
+            Some(v) if bool_value(v) => {
+                Err(refused(&format!("PRAGMA {} = ON is not supported by AsaDB", p.name)))
+            }
+            Some(_) => Ok(Answer::nothing()),
+            None => Ok(Answer::one(&p.name, int(0))),
+        },
+        "busy_timeout" => {
+            if let Some(v) = v {
+                settings.busy_timeout = int_value(v).max(0);
+            }
+            Ok(Answer::one("timeout", int(settings.busy_timeout)))
+        }
+        "cache_size" => match set {
+            Some(v) => {
+                settings.cache_size = int_value(v);
+                Ok(Answer::nothing())
+            }
+            None => Ok(Answer::one("cache_size", int(settings.cache_size))),
+        },
+        "temp_store" => match set {
+            Some(v) => {
+                settings.temp_store = match v {
+                    Value::Text(s) if s.eq_ignore_ascii_case("default") => 0,
+                    Value::Text(s) if s.eq_ignore_ascii_case("file") => 1,
+                    Value::Text(s) if s.eq_ignore_ascii_case("memory") => 2,
+                    other => int_value(other).clamp(0, 2),
+                };
+                Ok(Answer::nothing())
+            }
+            None => Ok(Answer::one("temp_store", int(settings.temp_store))),
+        },
+        "synchronous" => match set {
+            Some(v) => {
+                let level = match v {
+                    Value::Text(s) if s.eq_ignore_ascii_case("off") => 0,
+                    Value::Text(s) if s.eq_ignore_ascii_case("normal") => 1,
+                    Value::Text(s) if s.eq_ignore_ascii_case("full") => 2,
+                    Value::Text(s) if s.eq_ignore_ascii_case("extra") => 3,
+                    other => int_value(other),
+                };
+                match level {
+                    2 | 3 => {
+                        settings.synchronous = level;
+                        Ok(Answer::nothing())
+                    }
+                    0 | 1 => Err(refused(
+                        "PRAGMA synchronous below FULL is refused: AsaDB syncs every commit, \
+                         and giving that up would lose committed transactions",
+                    )),
+                    // SQLite: out-of-range values select FULL.
+                    _ => {
+                        settings.synchronous = 2;
+                        Ok(Answer::nothing())
+                    }
+                }
+            }
+            None => Ok(Answer::one("synchronous", int(settings.synchronous))),
+        },
+        "journal_mode" => {
+            if let Some(Value::Text(m)) = v
+                && (m.eq_ignore_ascii_case("off") || m.eq_ignore_ascii_case("memory"))
+            {
+                return Err(refused(&format!(
+                    "PRAGMA journal_mode = {m} is refused: AsaDB always keeps a write-ahead log"
+                )));
+            }
+            Ok(Answer::one("journal_mode", text("wal")))
+        }
+        "user_version" | "application_id" => {
+            let key = if p.name == "user_version" {
+                HeaderValue::UserVersion
+            } else {
+                HeaderValue::ApplicationId
+            };
+            if let Db::Temp = db {
+                return Ok(match set {
+                    Some(_) => Answer::nothing(),
+                    None => Answer::one(&p.name, int(0)),
+                });
+            }
+            match set {
+                Some(v) => {
+                    // SQLite reads a 32-bit integer; one out of range is 0.
+                    let n = i32::try_from(int_value(v)).unwrap_or(0);
+                    store.set_header_value(key, n as u32)?;
+                    Ok(Answer::nothing())
+                }
+                None => Ok(Answer::one(&p.name, int(store.header_value(key)? as i32))),
+            }
+        }
+        "schema_version" => match set {
+            Some(_) => Err(refused(
+                "PRAGMA schema_version = N is refused: writing the schema cookie corrupts caches",
+            )),
+            None => Ok(Answer::one(
+                "schema_version",
+                int(match db {
+                    Db::Main => store.schema_cookie()? as u32 as i32,
+                    Db::Temp => 0,
+                }),
+            )),
+        },
+        "encoding" => Ok(match set {
+            // The encoding of an existing database cannot change; SQLite
+            // ignores the request.
+            Some(_) => Answer::nothing(),
+            None => Answer::one("encoding", text("UTF-8")),
+        }),
+        "page_size" => Ok(match set {
+            // Fixed by the file format; SQLite ignores the request in WAL
+            // mode too.
+            Some(_) => Answer::nothing(),
+            None => Answer::one("page_size", int(asadb_pager::PAGE_SIZE as i64)),
+        }),
+        "page_count" => Ok(Answer::one("page_count", int(store.page_counts()?.0))),
+        "freelist_count" => Ok(Answer::one("freelist_count", int(store.page_counts()?.1))),
+        "optimize" => Ok(Answer::nothing()),
+        _ => report(p, &db, store, schema, settings),
+    }
+}
+
+/// The pragmas that only read the catalog (also the table-valued ones).
+fn report(
+    p: &Pragma,
+    db: &Db,
+    store: &dyn RowStore,
+    schema: &Schema,
+    settings: &Settings,
+) -> Result<Answer> {
+    let arg = p.value.as_ref().map(|v| match v {
+        Value::Text(s) => s.clone(),
+        other => other.to_text().unwrap_or_default(),
+    });
+    let temp = matches!(db, Db::Temp);
+    let main_only = p.schema.is_some() && !temp;
+    let empty_schema = Schema::default();
+    let schema = if temp { &empty_schema } else { schema };
+    match p.name.as_str() {
+        "table_info" | "table_xinfo" => {
+            let x = p.name == "table_xinfo";
+            let cols = &["cid", "name", "type", "notnull", "dflt_value", "pk"];
+            let cols_x = &["cid", "name", "type", "notnull", "dflt_value", "pk", "hidden"];
+            let rows = match arg {
+                Some(a) => table_info(store, schema, &a, x)?,
+                None => Vec::new(),
+            };
+            Ok(Answer::new(if x { cols_x } else { cols }, rows))
+        }
+        "table_list" => Ok(Answer::new(
+            &["schema", "name", "type", "ncol", "wr", "strict"],
+            table_list(store, schema, arg.as_deref(), temp, main_only)?,
+        )),
+        "index_list" => {
+            let rows = match arg.as_deref().and_then(|a| schema.table(a)) {
+                Some(t) => index_list(schema, t),
+                None => Vec::new(),
+            };
+            Ok(Answer::new(&["seq", "name", "unique", "origin", "partial"], rows))
+        }
+        "index_info" | "index_xinfo" => {
+            let x = p.name == "index_xinfo";
+            let rows = match arg.as_deref() {
+                Some(a) => index_info(schema, a, x),
+                None => Vec::new(),
+            };
+            let cols: &[&str] = if x {
+                &["seqno", "cid", "name", "desc", "coll", "key"]
+            } else {
+                &["seqno", "cid", "name"]
+            };
+            Ok(Answer::new(cols, rows))
+        }
+        "foreign_key_list" => {
+            let rows = match arg.as_deref().and_then(|a| schema.table(a)) {
+                Some(t) => foreign_key_list(t),
+                None => Vec::new(),
+            };
+            Ok(Answer::new(
+                &["id", "seq", "table", "from", "to", "on_update", "on_delete", "match"],
+                rows,
+            ))
+        }
+        "collation_list" => Ok(Answer::new(
+            &["seq", "name"],
+            ["RTRIM", "NOCASE", "BINARY"]
+                .iter()
+                .enumerate()
+                .map(|(i, n)| vec![int(i as i64), text(n)])
+                .collect(),
+        )),
+        "database_list" => Ok(Answer::new(
+            &["seq", "name", "file"],
+            vec![vec![int(0), text("main"), text("")], vec![int(1), text("temp"), text("")]],
+        )),
+        "compile_options" => Ok(Answer::new(
+            &["compile_options"],
+            ["DEFAULT_FOREIGN_KEYS=0", "DEFAULT_PAGE_SIZE=4096", "DEFAULT_SYNCHRONOUS=2"]
+                .iter()
+                .map(|o| vec![text(o)])
+                .collect(),
+        )),
+        "foreign_keys" => Ok(Answer::one("foreign_keys", int(i64::from(settings.foreign_keys)))),
+        // A pragma SQLite may know and AsaDB does not: nothing, as SQLite
+        // answers a pragma it does not know.
+        _ => Ok(Answer::nothing()),
+    }
+}
+
+fn table_info(
+    store: &dyn RowStore,
+    schema: &Schema,
+    name: &str,
+    x: bool,
+) -> Result<Vec<Vec<Value>>> {
+    if let Some(t) = schema.table(name).cloned().or_else(|| special_table(name)) {
+        let mut rows = Vec::new();
+        let mut cid = 0i64;
+        for (i, c) in t.columns.iter().enumerate() {
+            let hidden = match &c.generated {
+                None => 0,
+                Some(g) if g.stored => 3,
+                Some(_) => 2,
+            };
+            if hidden != 0 && !x {
+                continue;
+            }
+            let pk = t.primary_key.iter().position(|&k| k == i).map_or(0, |p| p as i64 + 1);
+            let mut row = vec![
+                int(cid),
+                text(&c.name),
+                text(c.decl_type.as_deref().unwrap_or("")),
+                int(i64::from(c.not_null)),
+                c.default_text.as_deref().map_or(Value::Null, text),
+                int(pk),
+            ];
+            if x {
+                row.push(int(hidden));
+            }
+            rows.push(row);
+            cid += 1;
+        }
+        return Ok(rows);
+    }
+    if let Some(v) = schema.view(name).cloned() {
+        let mut b = crate::planner::bind::Binder::new(schema, store);
+        let plan = crate::planner::plan_query(&mut b, &v.query)?;
+        let names = if v.columns.is_empty() { plan.columns.clone() } else { v.columns.clone() };
+        let types = view_column_types(schema, &v.query)
+            .filter(|t| t.len() == names.len())
+            .unwrap_or_else(|| vec![String::new(); names.len()]);
+        return Ok(names
+            .iter()
+            .zip(types)
+            .enumerate()
+            .map(|(i, (n, ty))| {
+                let mut row = vec![int(i as i64), text(n), text(&ty), int(0), Value::Null, int(0)];
+                if x {
+                    row.push(int(0));
+                }
+                row
+            })
+            .collect());
+    }
+    Ok(Vec::new())
+}
+
+/// The declared type of each column of a view, as SQLite reports it: a
+/// column that is a plain column of a table in the view's FROM has that
+/// column's declared type, any other expression none. `None` when the
+/// view's shape is not one this reads (then every type is empty).
+fn view_column_types(schema: &Schema, q: &ast::Query) -> Option<Vec<String>> {
+    let ast::SetExpr::Select(sel) = q.body.as_ref() else { return None };
+    // The named tables of the FROM clause, with the name each is known by.
+    let mut tables: Vec<(String, std::sync::Arc<TableDef>)> = Vec::new();
+    for twj in &sel.from {
+        let factors = std::iter::once(&twj.relation).chain(twj.joins.iter().map(|j| &j.relation));
+        for f in factors {
+            let ast::TableFactor::Table { name, alias, args: None, .. } = f else { return None };
+            let t = schema.table(&catalog::object_name(name).ok()?)?.clone();
+            let known = alias.as_ref().map_or_else(|| t.name.clone(), |a| a.name.value.clone());
+            tables.push((known, t));
+        }
+    }
+    let decl = |c: &catalog::ColumnDef| c.decl_type.clone().unwrap_or_default();
+    let lookup = |qual: Option<&str>, col: &str| -> String {
+        let mut found = tables
+            .iter()
+            .filter(|(k, _)| qual.is_none_or(|q| q.eq_ignore_ascii_case(k)))
+            .filter_map(|(_, t)| t.column_index(col).map(|i| decl(&t.columns[i])));
+        found.next().unwrap_or_default()
+    };
+    let of_expr = |e: &ast::Expr| match e {
+        ast::Expr::Identifier(i) => lookup(None, &i.value),
+        ast::Expr::CompoundIdentifier(p) if p.len() == 2 => lookup(Some(&p[0].value), &p[1].value),
+        _ => String::new(),
+    };
+    let mut out = Vec::new();
+    for item in &sel.projection {
+        match item {
+            ast::SelectItem::UnnamedExpr(e) | ast::SelectItem::ExprWithAlias { expr: e, .. } => {
+                out.push(of_expr(e))
+            }
+            ast::SelectItem::Wildcard(_) => {
+                for (_, t) in &tables {
+                    out.extend(t.columns.iter().map(decl));
+                }
+            }
+            ast::SelectItem::QualifiedWildcard(kind, _) => {
+                let ast::SelectItemQualifiedWildcardKind::ObjectName(n) = kind else {
+                    return None;
+                };
+                let q = catalog::object_name(n).ok()?;
+                let (_, t) = tables.iter().find(|(k, _)| k.eq_ignore_ascii_case(&q))?;
+                out.extend(t.columns.iter().map(decl));
+            }
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+/// `sqlite_schema` and its aliases as tables (`PRAGMA table_info`).
+fn special_table(name: &str) -> Option<std::sync::Arc<TableDef>> {
+    (catalog::is_schema_table(name) || catalog::is_temp_schema_table(name)).then(|| {
+        let mut t = catalog::catalog_table(0);
+        t.name = name.to_string();
+        std::sync::Arc::new(t)
+    })
+}
+
+fn table_list(
+    store: &dyn RowStore,
+    schema: &Schema,
+    only: Option<&str>,
+    temp_only: bool,
+    main_only: bool,
+) -> Result<Vec<Vec<Value>>> {
+    let wanted = |n: &str| only.is_none_or(|o| o.eq_ignore_ascii_case(n));
+    let mut rows = Vec::new();
+    if !temp_only {
+        for r in catalog::catalog_rows(store)? {
+            match r.kind.as_str() {
+                "table" if wanted(&r.name) => {
+                    if let Some(t) = schema.table(&r.name) {
+                        rows.push(vec![
+                            text("main"),
+                            text(&t.name),
+                            text("table"),
+                            int(t.columns.len() as i64),
+                            int(i64::from(t.without_rowid)),
+                            int(i64::from(t.strict)),
+                        ]);
+                    }
+                }
+                "view" if wanted(&r.name) => {
+                    if let Some(v) = schema.view(&r.name).cloned() {
+                        let ncol = if v.columns.is_empty() {
+                            let mut b = crate::planner::bind::Binder::new(schema, store);
+                            crate::planner::plan_query(&mut b, &v.query)?.columns.len()
+                        } else {
+                            v.columns.len()
+                        };
+                        rows.push(vec![
+                            text("main"),
+                            text(&v.name),
+                            text("view"),
+                            int(ncol as i64),
+                            int(0),
+                            int(0),
+                        ]);
+                    }
+                }
+                _ => {}
+            }
+        }
+        if wanted("sqlite_schema") || only.is_some_and(catalog::is_schema_table) {
+            rows.push(vec![
+                text("main"),
+                text("sqlite_schema"),
+                text("table"),
+                int(5),
+                int(0),
+                int(0),
+            ]);
+        }
+    }
+    if !main_only
+        && (wanted("sqlite_temp_schema") || only.is_some_and(catalog::is_temp_schema_table))
+    {
+        rows.push(vec![
+            text("temp"),
+            text("sqlite_temp_schema"),
+            text("table"),
+            int(5),
+            int(0),
+            int(0),
+        ]);
+    }
+    Ok(rows)
+}
+
+/// The table's indexes, newest first (SQLite's order: each new index goes
+/// to the front of the table's list).
+fn table_indexes(schema: &Schema, t: &TableDef) -> Vec<std::sync::Arc<IndexDef>> {
+    let mut ixs: Vec<_> = schema
+        .indexes
+        .values()
+        .filter(|ix| ix.table.eq_ignore_ascii_case(&t.name))
+        .cloned()
+        .collect();
+    ixs.sort_by_key(|ix| std::cmp::Reverse(ix.seq));
+    ixs
+}
+
+fn index_list(schema: &Schema, t: &TableDef) -> Vec<Vec<Value>> {
+    table_indexes(schema, t)
+        .iter()
+        .enumerate()
+        .map(|(i, ix)| {
+            vec![
+                int(i as i64),
+                text(&ix.name),
+                int(i64::from(ix.unique)),
+                text(ix.origin.code()),
+                int(i64::from(ix.predicate.is_some())),
+            ]
+        })
+        .collect()
+}
+
+fn index_info(schema: &Schema, name: &str, x: bool) -> Vec<Vec<Value>> {
+    let Some(ix) = schema.index(name) else { return Vec::new() };
+    let Some(t) = schema.table(&ix.table) else { return Vec::new() };
+    let col_name = |c: usize| {
+        if c == EXPR_COLUMN {
+            Value::Null
+        } else {
+            t.columns.get(c).map_or(Value::Null, |c| text(&c.name))
+        }
+    };
+    let cid = |c: usize| if c == EXPR_COLUMN { -2 } else { c as i64 };
+    let mut rows = Vec::new();
+    for (i, &c) in ix.columns.iter().enumerate() {
+        let mut row = vec![int(i as i64), int(cid(c)), col_name(c)];
+        if x {
+            row.push(int(i64::from(ix.desc[i])));
+            row.push(text(ix.collations[i].name()));
+            row.push(int(1));
+        }
+        rows.push(row);
+    }
+    if !x {
+        return rows;
+    }
+    // The columns that complete each entry: the rowid, or for a WITHOUT
+    // ROWID table its PRIMARY KEY columns not already in the key (and, for
+    // the PRIMARY KEY index itself, every other column).
+    let mut n = rows.len() as i64;
+    let mut aux = |c: i64, name: Value, coll: &str| {
+        rows.push(vec![int(n), int(c), name, int(0), text(coll), int(0)]);
+        n += 1;
+    };
+    if t.without_rowid {
+        let extra: Vec<usize> = if ix.origin == catalog::IndexOrigin::PrimaryKey {
+            (0..t.columns.len()).filter(|c| !ix.columns.contains(c)).collect()
+        } else {
+            t.primary_key.iter().copied().filter(|c| !ix.columns.contains(c)).collect()
+        };
+        for c in extra {
+            let col = &t.columns[c];
+            aux(c as i64, text(&col.name), col.collation.name());
+        }
+    } else {
+        aux(-1, Value::Null, "BINARY");
+    }
+    rows
+}
+
+fn foreign_key_list(t: &TableDef) -> Vec<Vec<Value>> {
+    let mut rows = Vec::new();
+    // SQLite numbers a table's foreign keys from the last declared.
+    for (id, fk) in t.foreign_keys.iter().rev().enumerate() {
+        for (seq, &c) in fk.columns.iter().enumerate() {
+            rows.push(vec![
+                int(id as i64),
+                int(seq as i64),
+                text(&fk.parent),
+                text(&t.columns[c].name),
+                fk.parent_columns.get(seq).map_or(Value::Null, |p| text(p)),
+                text(fk.on_update.name()),
+                text(fk.on_delete.name()),
+                text("NONE"),
+            ]);
+        }
+    }
+    rows
+}
+
+/// The table-valued form: `pragma_<name>(arg [, schema])` in FROM, for the
+/// pragmas that only report. `None` if `name` is no such function.
+pub fn table_function(
+    store: &dyn RowStore,
+    schema: &Schema,
+    name: &str,
+    args: &[Value],
+) -> Option<Result<Answer>> {
+    let lname = name.to_ascii_lowercase();
+    let pname = lname.strip_prefix("pragma_")?;
+    const REPORTS: &[&str] = &[
+        "table_info",
+        "table_xinfo",
+        "table_list",
+        "index_list",
+        "index_info",
+        "index_xinfo",
+        "foreign_key_list",
+        "collation_list",
+        "database_list",
+        "compile_options",
+        "foreign_keys",
+        "defer_foreign_keys",
+        "recursive_triggers",
+        "busy_timeout",
+        "cache_size",
+        "temp_store",
+        "synchronous",
+        "journal_mode",
+        "user_version",
+        "application_id",
+        "schema_version",
+        "encoding",
+        "page_size",
+        "page_count",
+        "freelist_count",
+    ];
+    if !REPORTS.contains(&pname) {
+        return None;
+    }
+    // Pragmas without an argument take only the schema.
+    let takes_arg = matches!(
+        pname,
+        "table_info"
+            | "table_xinfo"
+            | "table_list"
+            | "index_list"
+            | "index_info"
+            | "index_xinfo"
+            | "foreign_key_list"
+    );
+    let max = if takes_arg { 2 } else { 1 };
+    if args.len() > max {
+        return Some(Err(Error::InvalidInput(format!(
+            "too many arguments on {name}() - max {max}"
+        ))));
+    }
+    let (value, schema_arg) =
+        if takes_arg { (args.first().cloned(), args.get(1)) } else { (None, args.first()) };
+    let schema_name = match schema_arg {
+        Some(Value::Text(s)) => Some(s.clone()),
+        Some(Value::Null) | None => None,
+        Some(other) => other.to_text(),
+    };
+    let p = Pragma { name: pname.to_string(), schema: schema_name, value, is_eq: false };
+    let mut settings = current_settings();
+    Some(run(&p, &mut settings, store, schema))
+}
+
+/// The arguments of `pragma_<name>(…)` in FROM. They are evaluated when
+/// the statement is planned, so each must be a literal (a string, a
+/// number, NULL); an argument naming an outer column (a correlated
+/// `pragma_table_info(m.name)`) is refused with a clear error.
+pub fn literal_args(name: &str, args: &[ast::FunctionArg]) -> Result<Vec<Value>> {
+    let refuse = || {
+        Error::Unsupported(format!(
+            "{name}() arguments must be literals (a string or a number) in AsaDB"
+        ))
+    };
+    args.iter()
+        .map(|a| {
+            let ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(e)) = a else {
+                return Err(refuse());
+            };
+            literal(e).ok_or_else(refuse)
+        })
+        .collect()
+}
+
+fn literal(e: &ast::Expr) -> Option<Value> {
+    match e {
+        ast::Expr::Nested(x) => literal(x),
+        ast::Expr::Value(v) => match &v.value {
+            ast::Value::Number(n, _) => crate::planner::bind::number_literal(n).ok(),
+            ast::Value::SingleQuotedString(s) => Some(Value::Text(s.clone())),
+            ast::Value::Null => Some(Value::Null),
+            _ => None,
+        },
+        ast::Expr::UnaryOp { op: ast::UnaryOperator::Minus, expr } => match literal(expr)? {
+            Value::Integer(i) => Some(Value::Integer(i.checked_neg()?)),
+            Value::Real(f) => Some(Value::Real(-f)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The answer as a plan's rows (every column without affinity).
+pub fn answer_plan(a: Answer) -> crate::planner::QueryPlan {
+    let width = a.columns.len();
+    crate::planner::QueryPlan {
+        node: crate::planner::Node::Values {
+            rows: a
+                .rows
+                .into_iter()
+                .map(|r| r.into_iter().map(crate::expr::Expr::lit).collect())
+                .collect(),
+            width,
+        },
+        affinities: vec![None; width],
+        collations: vec![None; width],
+        columns: a.columns,
+    }
+}
+
+/// `"name"`, quoted for SQL text.
+fn quote(name: &str) -> String {
+    format!("\"{}\"", name.replace('"', "\"\""))
+}
+
+/// One foreign key to check: the query that finds its child rows with no
+/// parent (each row: the child's rowid, NULL for a WITHOUT ROWID table).
+#[derive(Clone, Debug)]
+pub struct FkProbe {
+    pub child: String,
+    pub parent: String,
+    pub fkid: i64,
+    /// `None`: the parent table does not exist, so every child row whose
+    /// key has no NULL violates it (`sql` then lists those).
+    pub sql: String,
+}
+
+/// `PRAGMA foreign_key_check[(table)]`: the probes for every foreign key of
+/// `only` (or of every table, in catalog name order), numbered as
+/// `foreign_key_list` numbers them. Errors as SQLite's: an unknown table,
+/// a foreign key whose parent columns are no PRIMARY KEY or UNIQUE key.
+pub fn foreign_key_check(p: &Pragma, schema: &Schema) -> Result<Vec<FkProbe>> {
+    which_db(p.schema.as_deref())?;
+    let arg = p.value.as_ref().and_then(Value::to_text);
+    let tables: Vec<std::sync::Arc<TableDef>> = match &arg {
+        Some(a) => vec![
+            schema
+                .table(a)
+                .cloned()
+                .ok_or_else(|| Error::NotFound(format!("no such table: {a}")))?,
+        ],
+        None => schema.tables.values().cloned().collect(),
+    };
+    let mut out = Vec::new();
+    for t in tables {
+        let n = t.foreign_keys.len();
+        for (i, fk) in t.foreign_keys.iter().enumerate() {
+            let fkid = (n - 1 - i) as i64;
+            let child_cols: Vec<String> =
+                fk.columns.iter().map(|&c| quote(&t.columns[c].name)).collect();
+            let not_null: Vec<String> =
+                child_cols.iter().map(|c| format!("c.{c} IS NOT NULL")).collect();
+            let rowid = if t.without_rowid { "NULL" } else { "c.rowid" };
+            let from = format!(
+                "SELECT {rowid} FROM {} AS c WHERE {}",
+                quote(&t.name),
+                not_null.join(" AND ")
+            );
+            let sql = match schema.table(&fk.parent) {
+                None => format!("{from} ORDER BY 1"),
+                Some(parent) => {
+                    let parent_cols = parent_key(&t, fk, parent, schema)?;
+                    let eq: Vec<String> = parent_cols
+                        .iter()
+                        .zip(&child_cols)
+                        .map(|(pc, cc)| format!("p.{pc} = c.{cc}"))
+                        .collect();
+                    format!(
+                        "{from} AND NOT EXISTS (SELECT 1 FROM {} AS p WHERE {}) ORDER BY 1",
+                        quote(&parent.name),
+                        eq.join(" AND ")
+                    )
+                }
+            };
+            out.push(FkProbe { child: t.name.clone(), parent: fk.parent.clone(), fkid, sql });
+        }
+    }
+    Ok(out)
+}
+
+/// The parent columns a foreign key refers to (quoted): as written, else
+/// the parent's PRIMARY KEY; they must be its PRIMARY KEY or a UNIQUE key.
+fn parent_key(
+    child: &TableDef,
+    fk: &catalog::ForeignKey,
+    parent: &TableDef,
+    schema: &Schema,
+) -> Result<Vec<String>> {
+    let mismatch = || {
+        Error::InvalidInput(format!(
+            "foreign key mismatch - \"{}\" referencing \"{}\"",
+            child.name, parent.name
+        ))
+    };
+    let cols: Vec<usize> = if fk.parent_columns.is_empty() {
+        if parent.primary_key.len() != fk.columns.len() {
+            return Err(mismatch());
+        }
+        parent.primary_key.clone()
+    } else {
+        fk.parent_columns
+            .iter()
+            .map(|c| parent.column_index(c).ok_or_else(mismatch))
+            .collect::<Result<_>>()?
+    };
+    let is_pk = {
+        let mut a = cols.clone();
+        let mut b = parent.primary_key.clone();
+        a.sort_unstable();
+        b.sort_unstable();
+        a == b
+    };
+    let is_unique = schema.indexes.values().any(|ix| {
+        ix.table.eq_ignore_ascii_case(&parent.name)
+            && ix.unique
+            && ix.predicate.is_none()
+            && !ix.has_exprs()
+            && ix.columns.len() == cols.len()
+            && cols.iter().all(|c| ix.columns.contains(c))
+    });
+    if !is_pk && !is_unique {
+        return Err(mismatch());
+    }
+    Ok(cols.iter().map(|&c| quote(&parent.columns[c].name)).collect())
+}

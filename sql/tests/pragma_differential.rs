@@ -1,0 +1,275 @@
+//! PRAGMAs against SQLite (rusqlite, bundled), on both stores: each
+//! pragma's rows (column values and storage classes) as statements and as
+//! table-valued functions, the settings a connection keeps, and the ones
+//! AsaDB refuses (durability, unenforced foreign keys).
+//!
+//! Invariant pinned: the introspection an ORM, driver or GUI tool runs when
+//! it connects answers exactly as SQLite does.
+
+mod schema_common;
+
+use asadb_sql::Value;
+use asadb_sql::session::{Engine, Outcome, Params};
+use schema_common::{Opts, check_script};
+
+const SCHEMA: &[&str] = &[
+    "CREATE TABLE [Artist] ([ArtistId] INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, \
+     [Name] NVARCHAR(120))",
+    "CREATE TABLE album(id INTEGER PRIMARY KEY, title TEXT NOT NULL DEFAULT 'untitled', \
+     artist INTEGER REFERENCES Artist(ArtistId) ON DELETE CASCADE, \
+     price REAL DEFAULT (1.5 * 2), code TEXT UNIQUE COLLATE NOCASE, \
+     FOREIGN KEY (artist, code) REFERENCES other(a, b) ON UPDATE SET NULL)",
+    "CREATE INDEX album_title ON album(title DESC, price)",
+    "CREATE UNIQUE INDEX album_lower ON album(lower(title)) WHERE price > 0",
+    "CREATE TABLE w(a INT, b TEXT COLLATE NOCASE, c, PRIMARY KEY(b, a)) WITHOUT ROWID",
+    "CREATE INDEX wc ON w(c)",
+    "CREATE TABLE s(x INTEGER, y TEXT, z ANY) STRICT",
+    "CREATE TABLE g(a, b AS (a * 2), c INT AS (a + 1) STORED, d)",
+    "CREATE TABLE k(p, q, PRIMARY KEY(q, p), UNIQUE(p))",
+    "CREATE VIEW v AS SELECT id, title FROM album",
+];
+
+fn with_schema(extra: &[&str]) -> Vec<String> {
+    SCHEMA.iter().chain(extra).map(|s| s.to_string()).collect()
+}
+
+fn check(extra: &[&str], sorted: bool) {
+    let script = with_schema(extra);
+    let refs: Vec<&str> = script.iter().map(String::as_str).collect();
+    check_script(&refs, Opts { sorted, ..Opts::default() });
+}
+
+#[test]
+fn table_info_and_xinfo() {
+    check(
+        &[
+            "PRAGMA table_info(album)",
+            "PRAGMA table_info('Artist')",
+            "PRAGMA table_info([artist])",
+            "PRAGMA main.table_info(w)",
+            "PRAGMA table_info(s)",
+            "PRAGMA table_info(g)",
+            "PRAGMA table_xinfo(g)",
+            "PRAGMA table_info(k)",
+            "PRAGMA table_info(nosuch)",
+            "PRAGMA table_info(sqlite_schema)",
+            "PRAGMA table_info(sqlite_master)",
+            "PRAGMA table_info(v)",
+            "PRAGMA temp.table_info(album)",
+            "PRAGMA nosuchdb.table_info(album)",
+            "SELECT * FROM pragma_table_info('album')",
+            "SELECT name, type, pk FROM pragma_table_info('w') ORDER BY cid",
+            "SELECT cid, name, hidden FROM pragma_table_xinfo('g')",
+            "SELECT count(*) FROM pragma_table_info('nosuch')",
+            "SELECT * FROM pragma_table_info('album', 'main')",
+            "SELECT name FROM pragma_table_info('album') WHERE pk > 0",
+        ],
+        false,
+    );
+}
+
+#[test]
+fn index_and_foreign_key_lists() {
+    check(
+        &[
+            "PRAGMA index_list(album)",
+            "PRAGMA index_list(w)",
+            "PRAGMA index_list(k)",
+            "PRAGMA index_list(Artist)",
+            "PRAGMA index_list(nosuch)",
+            "PRAGMA index_info(album_title)",
+            "PRAGMA index_info(album_lower)",
+            "PRAGMA index_xinfo(album_title)",
+            "PRAGMA index_xinfo(album_lower)",
+            "PRAGMA index_xinfo(wc)",
+            "PRAGMA index_info(sqlite_autoindex_album_1)",
+            "PRAGMA index_xinfo(sqlite_autoindex_album_1)",
+            "PRAGMA index_xinfo(sqlite_autoindex_k_1)",
+            "PRAGMA index_xinfo(sqlite_autoindex_k_2)",
+            "PRAGMA index_info(nosuch)",
+            "PRAGMA foreign_key_list(album)",
+            "PRAGMA foreign_key_list(Artist)",
+            "SELECT * FROM pragma_index_list('album')",
+            "SELECT name, \"unique\", origin, partial FROM pragma_index_list('k')",
+            "SELECT * FROM pragma_index_xinfo('album_title')",
+            "SELECT \"table\", \"from\", \"to\", on_delete FROM pragma_foreign_key_list('album')",
+        ],
+        false,
+    );
+}
+
+#[test]
+fn table_list_and_lists() {
+    check(
+        &[
+            "PRAGMA table_list",
+            "PRAGMA table_list(album)",
+            "PRAGMA table_list(v)",
+            "PRAGMA main.table_list",
+            "PRAGMA temp.table_list",
+            "SELECT * FROM pragma_table_list WHERE schema = 'main' ORDER BY name",
+            "SELECT name, type, ncol, wr, strict FROM pragma_table_list() ORDER BY name",
+            "PRAGMA collation_list",
+            "PRAGMA encoding",
+            "PRAGMA page_size",
+            "SELECT * FROM pragma_collation_list",
+        ],
+        true,
+    );
+}
+
+#[test]
+fn settings_read_and_written() {
+    check(
+        &[
+            "PRAGMA foreign_keys",
+            "PRAGMA foreign_keys = OFF",
+            "PRAGMA foreign_keys=0",
+            "PRAGMA foreign_keys",
+            "SELECT * FROM pragma_foreign_keys",
+            "PRAGMA user_version",
+            "PRAGMA user_version = 42",
+            "PRAGMA user_version",
+            "PRAGMA user_version = -7",
+            "SELECT * FROM pragma_user_version",
+            "PRAGMA user_version = 4294967297",
+            "PRAGMA user_version",
+            "PRAGMA application_id",
+            "PRAGMA application_id = 1234",
+            "PRAGMA main.application_id",
+            "BEGIN",
+            "PRAGMA user_version = 99",
+            "ROLLBACK",
+            "PRAGMA user_version",
+            // journal_mode: SQLite's in-memory databases answer `memory`;
+            // AsaDB's always `wal` (durability_and_unenforced_settings_are_refused).
+            "PRAGMA synchronous",
+            "PRAGMA synchronous = FULL",
+            "PRAGMA synchronous",
+            "PRAGMA synchronous = EXTRA",
+            "PRAGMA synchronous",
+            // rusqlite opens with a 5 s busy timeout; SQLite's default is 0.
+            "PRAGMA busy_timeout = 0",
+            "PRAGMA busy_timeout",
+            "PRAGMA busy_timeout = 5000",
+            "PRAGMA busy_timeout",
+            "PRAGMA cache_size",
+            "PRAGMA cache_size = -4000",
+            "PRAGMA cache_size",
+            "PRAGMA temp_store",
+            "PRAGMA temp_store = MEMORY",
+            "PRAGMA temp_store",
+            "PRAGMA defer_foreign_keys",
+            "PRAGMA defer_foreign_keys = ON",
+            "PRAGMA defer_foreign_keys",
+            "PRAGMA recursive_triggers",
+            "PRAGMA recursive_triggers = 1",
+            "PRAGMA recursive_triggers",
+            "PRAGMA case_sensitive_like = OFF",
+            "PRAGMA case_sensitive_like",
+            "PRAGMA optimize",
+            "PRAGMA no_such_pragma",
+            "PRAGMA no_such_pragma = 3",
+            "PRAGMA quick_check",
+            "PRAGMA integrity_check",
+            "PRAGMA database_list",
+        ],
+        false,
+    );
+}
+
+fn rows(s: &mut asadb_sql::session::Session, sql: &str) -> Vec<Vec<Value>> {
+    match s.execute(sql, &Params::None).unwrap_or_else(|e| panic!("{sql}: {e}")) {
+        Outcome::Rows { rows, .. } => rows,
+        other => panic!("{sql}: {other:?}"),
+    }
+}
+
+/// What SQLite would do and AsaDB refuses, each with a clear error: giving
+/// up durability, and switching on foreign key enforcement AsaDB does not
+/// have yet.
+#[test]
+fn durability_and_unenforced_settings_are_refused() {
+    for e in [Engine::memory(), Engine::with_db(asadb_txn::Db::memory(Default::default()).unwrap())]
+    {
+        let mut s = e.session();
+        for sql in [
+            "PRAGMA synchronous = OFF",
+            "PRAGMA synchronous = NORMAL",
+            "PRAGMA synchronous = 0",
+            "PRAGMA journal_mode = OFF",
+            "PRAGMA journal_mode = MEMORY",
+            "PRAGMA foreign_keys = ON",
+            "PRAGMA case_sensitive_like = ON",
+            "PRAGMA writable_schema = ON",
+            "PRAGMA ignore_check_constraints = 1",
+            "PRAGMA schema_version = 5",
+            "PRAGMA nosuch.user_version",
+            "SELECT * FROM pragma_table_info(name)",
+            "SELECT * FROM pragma_table_info('a', 'main', 3)",
+            "SELECT * FROM pragma_nosuch('a')",
+        ] {
+            let err = s.execute(sql, &Params::None).expect_err(sql).to_string();
+            assert!(!err.is_empty(), "{sql}");
+        }
+        // Nothing changed.
+        assert_eq!(rows(&mut s, "PRAGMA synchronous"), vec![vec![Value::Integer(2)]]);
+        assert_eq!(rows(&mut s, "PRAGMA journal_mode"), vec![vec![Value::Text("wal".into())]]);
+        assert_eq!(rows(&mut s, "PRAGMA foreign_keys"), vec![vec![Value::Integer(0)]]);
+    }
+}
+
+/// Settings are per connection; user_version is the database's, kept in
+/// the file and seen by every session, and survives a reopen.
+#[test]
+fn user_version_is_the_databases_and_settings_the_sessions() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("db");
+    {
+        let e = Engine::open(&path, Default::default()).unwrap();
+        let mut a = e.session();
+        let mut b = e.session();
+        a.execute("PRAGMA user_version = 7", &Params::None).unwrap();
+        a.execute("PRAGMA application_id = 0x0f", &Params::None).ok();
+        a.execute("PRAGMA busy_timeout = 250", &Params::None).unwrap();
+        assert_eq!(rows(&mut b, "PRAGMA user_version"), vec![vec![Value::Integer(7)]]);
+        assert_eq!(rows(&mut b, "PRAGMA busy_timeout"), vec![vec![Value::Integer(0)]]);
+        assert_eq!(rows(&mut a, "PRAGMA busy_timeout"), vec![vec![Value::Integer(250)]]);
+        a.execute("CREATE TABLE t(x)", &Params::None).unwrap();
+        let pc = rows(&mut a, "PRAGMA page_count");
+        assert!(matches!(pc[0][0], Value::Integer(n) if n >= 2), "{pc:?}");
+        assert_eq!(rows(&mut a, "PRAGMA freelist_count").len(), 1);
+        let sv = rows(&mut a, "PRAGMA schema_version");
+        assert!(matches!(sv[0][0], Value::Integer(n) if n >= 1), "{sv:?}");
+        let ck = rows(&mut a, "PRAGMA wal_checkpoint");
+        assert!(matches!(ck[0][0], Value::Integer(0)), "{ck:?}");
+        assert_eq!(rows(&mut a, "PRAGMA integrity_check"), vec![vec![Value::Text("ok".into())]]);
+    }
+    let e = Engine::open(&path, Default::default()).unwrap();
+    let mut s = e.session();
+    assert_eq!(rows(&mut s, "PRAGMA user_version"), vec![vec![Value::Integer(7)]]);
+}
+
+#[test]
+fn foreign_key_check_finds_orphans() {
+    check_script(
+        &[
+            "CREATE TABLE p(id INTEGER PRIMARY KEY, code TEXT UNIQUE)",
+            "CREATE TABLE c(x, y REFERENCES p, z REFERENCES p(code), w REFERENCES gone(a))",
+            "INSERT INTO p VALUES (1, 'a'), (2, 'b')",
+            "INSERT INTO c VALUES (1, 1, 'a', NULL), (2, 3, 'a', NULL), (3, NULL, 'zz', NULL), \
+             (4, 2, NULL, 5), (5, 9, 'q', 6)",
+            "PRAGMA foreign_key_check",
+            "PRAGMA foreign_key_check(c)",
+            "PRAGMA foreign_key_check(p)",
+            "PRAGMA foreign_key_check(nosuch)",
+            "CREATE TABLE m(a REFERENCES c(x))",
+            "INSERT INTO m VALUES (1)",
+            "PRAGMA foreign_key_check(m)",
+            "CREATE TABLE wr(k PRIMARY KEY, v REFERENCES p) WITHOUT ROWID",
+            "INSERT INTO wr VALUES ('k', 7)",
+            "PRAGMA foreign_key_check(wr)",
+        ],
+        Opts::default(),
+    );
+}
