@@ -33,6 +33,7 @@
 mod core;
 mod error;
 pub mod eventlog;
+mod import;
 mod job;
 pub mod results;
 mod upload;

@@ -21,18 +21,16 @@
 //!   the worker's own bookkeeping runs); the open batch is rolled back,
 //!   then the job is cancelled.
 
-use std::fs::File;
-use std::io::{BufReader, Seek, SeekFrom};
 use std::sync::atomic::Ordering;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use asadb_sql::Value;
-use asadb_sql::script::{Splitter, SplitterOptions};
 use asadb_sql::session::{Engine, Outcome, Params, Session};
 use asadb_sql::storage::Interrupt;
 
 use crate::core::Reservoir;
+use crate::import::{StepBody, StepError, Units};
 use crate::job::{JobError, JobId, JobState};
 use crate::results::{ResultWriter, StatementSummary};
 use crate::{Error, Result};
@@ -168,10 +166,13 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
     };
     let interrupt = Interrupt::from_flag(cancel.clone());
     let (first, start_offset, rows_before) = read_marker(session, id)?;
-    let mut file = File::open(inner.spool_path(id))?;
-    file.seek(SeekFrom::Start(start_offset))?;
-    let splitter = Splitter::with_options(BufReader::new(file), SplitterOptions::default());
-    let mut results = ResultWriter::create(&inner.results_dir, &id.to_string(), first)?;
+    // The statements of a script, or the units of an import's reader; a
+    // resumed import replays its reader past the units already durable.
+    let mut units = match Units::open(res, session, id, first, start_offset) {
+        Ok(u) => u,
+        Err(error) => return Ok(Ending::Failed(error)),
+    };
+    let results = ResultWriter::create(&inner.results_dir, &id.to_string(), first)?;
     let mut run = Run {
         res,
         id,
@@ -191,15 +192,33 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
         p.rows_affected = rows_before;
         p.statements_committed = first;
     });
-    for stmt in splitter {
+    let ending =
+        run_units(&mut run, session, &mut units, results, &interrupt, &cancel, stop_on_error);
+    run.set_report(units.report());
+    ending
+}
+
+/// Runs the units one by one (see the module docs for the rules).
+#[allow(clippy::too_many_arguments)]
+fn run_units(
+    run: &mut Run<'_>,
+    session: &mut Session,
+    units: &mut Units,
+    mut results: ResultWriter,
+    interrupt: &Interrupt,
+    cancel: &std::sync::atomic::AtomicBool,
+    stop_on_error: bool,
+) -> Result<Ending> {
+    let total = run.total;
+    while let Some(stmt) = units.next() {
         if cancel.load(Ordering::SeqCst) {
             run.rollback(session)?;
             results.discard();
             return Ok(Ending::Cancelled);
         }
-        let stmt = match stmt {
+        let mut stmt = match stmt {
             Ok(s) => s,
-            Err(e) => {
+            Err(StepError::Script(e)) => {
                 run.rollback(session)?;
                 results.discard();
                 return Ok(Ending::Failed(JobError {
@@ -209,20 +228,32 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
                     excerpt: None,
                 }));
             }
+            Err(StepError::Import(error)) => {
+                // What ran before the bad input stays, as for a failing
+                // statement.
+                let (done, offset) = (run.done, run.offset);
+                run.commit_batch_at(session, done, offset)?;
+                results.finish()?;
+                return Ok(Ending::Failed(error));
+            }
         };
-        let index = first + stmt.index;
-        let end = start_offset + stmt.end;
-        let excerpt: String = stmt.text.chars().take(EXCERPT).collect();
-        let control = TxnControl::of(&stmt.text);
+        let index = stmt.index;
+        let end = stmt.end;
+        let excerpt = stmt.excerpt(EXCERPT);
+        let control = match &stmt.body {
+            StepBody::Sql(text) => TxnControl::of(text),
+            StepBody::Rows(_) => TxnControl::None,
+        };
+        let mut row_errors = Vec::new();
         let outcome = match control {
             TxnControl::Begin => {
                 run.commit_batch(session)?;
                 run.script_txn = true;
-                session.execute(&stmt.text, &Params::None).map(|_| empty_summary())
+                session.execute(stmt.text(), &Params::None).map(|_| empty_summary())
             }
             TxnControl::Commit if run.script_txn => {
                 run.write_marker(session, index + 1, end)?;
-                let r = session.execute(&stmt.text, &Params::None).map(|_| empty_summary());
+                let r = session.execute(stmt.text(), &Params::None).map(|_| empty_summary());
                 if r.is_ok() {
                     run.script_txn = false;
                     run.committed = index + 1;
@@ -231,7 +262,7 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
             }
             TxnControl::Rollback if run.script_txn => {
                 run.script_txn = false;
-                session.execute(&stmt.text, &Params::None).map(|_| empty_summary())
+                session.execute(stmt.text(), &Params::None).map(|_| empty_summary())
             }
             _ => {
                 if !run.script_txn && !run.batch_open {
@@ -241,7 +272,22 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
                 if run.batch_open {
                     session.execute("SAVEPOINT asadb_stmt", &Params::None)?;
                 }
-                let r = run_statement(session, &stmt.text, &mut results, &interrupt);
+                let body = std::mem::replace(&mut stmt.body, StepBody::Sql(String::new()));
+                let r = match body {
+                    StepBody::Sql(text) => run_statement(session, &text, &mut results, interrupt),
+                    StepBody::Rows(batch) => {
+                        results.begin_statement();
+                        crate::import::run_rows(
+                            session,
+                            batch,
+                            interrupt,
+                            stop_on_error,
+                            &mut stmt.failed_line,
+                            &mut row_errors,
+                        )
+                        .map(|rows| StatementSummary { rows_affected: rows, ..empty_summary() })
+                    }
+                };
                 if run.batch_open {
                     if r.is_err() {
                         session.execute("ROLLBACK TO asadb_stmt", &Params::None)?;
@@ -268,13 +314,21 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
                     results.begin_statement();
                 }
                 let rows = summary.rows_affected;
+                let failed_rows = row_errors.len() as u64;
                 results.end_statement(StatementSummary { statement: index, excerpt, ..summary })?;
-                run.statement_done(stmt.end - stmt.start, |p| p.rows_affected += rows);
+                run.statement_done(stmt.end - stmt.start, |p| {
+                    p.rows_affected += rows;
+                    p.errors += failed_rows;
+                });
+                for mut e in row_errors {
+                    e.statement = Some(index);
+                    run.record_error(e);
+                }
             }
             Err(err) => {
                 let error = JobError {
                     code: "sql_error".into(),
-                    message: err.to_string(),
+                    message: stmt.locate(err.to_string()),
                     statement: Some(index),
                     excerpt: Some(excerpt.clone()),
                 };
@@ -293,7 +347,7 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
                         run.rollback(session)?;
                     } else {
                         // Everything before the failing statement stays.
-                        run.commit_batch_at(session, index, stmt.start + start_offset)?;
+                        run.commit_batch_at(session, index, stmt.start)?;
                     }
                     results.finish()?;
                     return Ok(Ending::Failed(error));
@@ -498,6 +552,17 @@ impl Run<'_> {
             };
             f(p);
         }
+    }
+
+    /// Attaches an import's report to the job (kept with its next
+    /// snapshot).
+    fn set_report(&self, report: Option<asadb_interchange::Report>) {
+        if report.is_none() {
+            return;
+        }
+        let inner = &self.res.inner;
+        let mut st = inner.state.lock();
+        let _ = inner.transition(&mut st, self.id, false, |j| j.report = report);
     }
 
     /// Persists the snapshot every progress quantum of script bytes.

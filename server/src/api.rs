@@ -309,6 +309,8 @@ fn submit_options(headers: &HeaderMap) -> Result<SubmitOptions> {
             original_name: header_text(headers, "x-asadb-import-original-name")?,
             target_table: header_text(headers, "x-asadb-import-target-table")?,
             mode,
+            options: crate::import_opts::OptionTexts::from_headers(|h| header_text(headers, h))?
+                .parse()?,
         },
     })
 }
@@ -407,6 +409,9 @@ struct FileRequest {
     original_name: Option<String>,
     target_table: Option<String>,
     mode: Option<String>,
+    /// `csv_delimiter`, `csv_quote`, … as the `X-AsaDB-CSV-*` headers.
+    #[serde(flatten)]
+    options: crate::import_opts::OptionTexts,
 }
 
 /// `POST /api/reservoir/file`: submits a server-side file.
@@ -434,6 +439,7 @@ async fn submit_file(State(app): State<App>, body: Body) -> Result<Response> {
             original_name,
             target_table: req.target_table,
             mode: req.mode.as_deref().map(str::parse).transpose()?.unwrap_or_default(),
+            options: req.options.parse()?,
         },
     };
     let res = app.reservoir.clone();

@@ -18,6 +18,7 @@ mod client;
 mod config;
 mod error;
 mod framing;
+mod import_opts;
 mod metrics;
 mod panel;
 mod query;

@@ -239,7 +239,7 @@ async function worker() {
   $("s-key").value = "";
   $("s-form").dispatch("submit");
   await until(() => !$("s-error").hidden, "a refused submission shows an error");
-  check($("s-error").text().includes("unsupported (HTTP 400)"), "with its code and status", $("s-error").text());
+  check($("s-error").text().includes("invalid_input (HTTP 400)"), "with its code and status", $("s-error").text());
   $("s-format").value = "";
 
   $("tabbtn-jobs").dispatch("click");
