@@ -251,3 +251,31 @@ fn edge_files_keep_null_empty_newlines_tabs_emoji_backslashes_and_quotes() {
         want.iter().map(|r| vec![r[0].clone(), r[1].clone(), r[2].clone(), r[4].clone()]).collect();
     assert_table("edge.csv", &ours, &text_cols);
 }
+
+#[test]
+fn xlsx_from_openpyxl_and_libreoffice_equal_the_oracle() {
+    let oracle = Oracle::load();
+    for file in ["chinook.xlsx", "chinook.libreoffice.xlsx"] {
+        let (_d, s) = fresh();
+        // Every sheet into a table named after it.
+        let job = import_file(&s, file, &[("X-AsaDB-XLSX-Sheet", "*")]);
+        assert_eq!(job["report"]["format"], "xlsx", "{job}");
+        assert_eq!(
+            job["report"]["tables"],
+            serde_json::json!(["Track", "Invoice", "Customer"]),
+            "{job}"
+        );
+        for t in ["Track", "Invoice", "Customer"] {
+            assert_table(&format!("{file}: {t}"), &table(&s, t), &oracle.rows(t));
+        }
+        // One sheet by name, into a target table, replacing its rows.
+        let h = [
+            ("X-AsaDB-XLSX-Sheet", "invoice"),
+            ("X-AsaDB-Import-Target-Table", "inv"),
+            ("X-AsaDB-Import-Mode", "replace"),
+        ];
+        import_file(&s, file, &h);
+        import_file(&s, file, &h);
+        assert_table(&format!("{file}: inv"), &table(&s, "inv"), &oracle.rows("Invoice"));
+    }
+}

@@ -264,7 +264,7 @@ pub fn sniff(sample: &[u8], whole: bool, opts: &CsvOptions) -> Result<Sniffed> {
 
 /// Names for the columns: empty ones become `columnN`, repeated ones
 /// (case-insensitively) get `_2`, `_3` … appended.
-fn unique_names(raw: Vec<String>) -> Vec<String> {
+pub(crate) fn unique_names(raw: Vec<String>) -> Vec<String> {
     let mut out: Vec<String> = Vec::with_capacity(raw.len());
     for (i, n) in raw.into_iter().enumerate() {
         let base = if n.is_empty() { format!("column{}", i + 1) } else { n };
