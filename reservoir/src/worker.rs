@@ -3,7 +3,7 @@
 //!
 //! Execution rules:
 //! - statements without explicit transaction control run in batches: one
-//!   transaction per batch (bounded by statements and bytes), a savepoint
+//!   transaction per batch (bounded by statements, bytes and rows), a savepoint
 //!   per statement, so a failing statement leaves no partial effects;
 //! - every batch commit also writes the job's progress marker (next
 //!   statement index, byte offset) into `_asadb_reservoir_progress` in the
@@ -42,6 +42,9 @@ pub const PROGRESS_TABLE: &str = "_asadb_reservoir_progress";
 const BATCH_STATEMENTS: u64 = 1000;
 /// Most script bytes in one batch transaction.
 const BATCH_BYTES: u64 = 16 << 20;
+/// Most rows written by one batch transaction (an import's row batches
+/// are statements of up to a thousand rows each).
+const BATCH_ROWS: u64 = 100_000;
 /// Longest statement excerpt kept in errors and summaries.
 const EXCERPT: usize = 120;
 
@@ -182,6 +185,7 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
         script_txn: false,
         batch_statements: 0,
         batch_bytes: 0,
+        batch_rows: 0,
         done: first,
         committed: first,
         offset: start_offset,
@@ -314,6 +318,7 @@ fn run_units(
                     results.begin_statement();
                 }
                 let rows = summary.rows_affected;
+                run.batch_rows += rows;
                 let failed_rows = row_errors.len() as u64;
                 results.end_statement(StatementSummary { statement: index, excerpt, ..summary })?;
                 run.statement_done(stmt.end - stmt.start, |p| {
@@ -356,7 +361,9 @@ fn run_units(
             }
         }
         if run.batch_open
-            && (run.batch_statements >= BATCH_STATEMENTS || run.batch_bytes >= BATCH_BYTES)
+            && (run.batch_statements >= BATCH_STATEMENTS
+                || run.batch_bytes >= BATCH_BYTES
+                || run.batch_rows >= BATCH_ROWS)
         {
             run.commit_batch(session)?;
         }
@@ -452,6 +459,7 @@ struct Run<'a> {
     script_txn: bool,
     batch_statements: u64,
     batch_bytes: u64,
+    batch_rows: u64,
     /// Statements executed (next index to run).
     done: u64,
     /// Statements durably committed.
@@ -478,6 +486,7 @@ impl Run<'_> {
         self.batch_open = false;
         self.batch_statements = 0;
         self.batch_bytes = 0;
+        self.batch_rows = 0;
         self.committed = next;
         let committed = self.committed;
         self.progress(|p| p.statements_committed = committed);

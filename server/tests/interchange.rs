@@ -279,3 +279,150 @@ fn xlsx_from_openpyxl_and_libreoffice_equal_the_oracle() {
         assert_table(&format!("{file}: inv"), &table(&s, "inv"), &oracle.rows("Invoice"));
     }
 }
+
+/// A ZIP archive holding one `hello.txt` (not a workbook).
+const NOT_A_WORKBOOK: [u8; 118] = [
+    80, 75, 3, 4, 20, 0, 0, 0, 0, 0, 96, 107, 129, 93, 172, 42, 147, 216, 2, 0, 0, 0, 2, 0, 0, 0,
+    9, 0, 0, 0, 104, 101, 108, 108, 111, 46, 116, 120, 116, 104, 105, 80, 75, 1, 2, 20, 3, 20, 0,
+    0, 0, 0, 0, 96, 107, 129, 93, 172, 42, 147, 216, 2, 0, 0, 0, 2, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 128, 1, 0, 0, 0, 0, 104, 101, 108, 108, 111, 46, 116, 120, 116, 80, 75, 5, 6, 0,
+    0, 0, 0, 1, 0, 1, 0, 55, 0, 0, 0, 41, 0, 0, 0, 0, 0,
+];
+
+#[test]
+fn bodies_that_are_not_their_format_fail_fast_and_clearly() {
+    let (_d, s) = fresh();
+    type Case<'a> = (&'a [(&'a str, &'a str)], &'a [u8], &'a str);
+    let cases: [Case; 6] = [
+        (
+            &[("X-AsaDB-Import-Format", "csv"), ("X-AsaDB-Import-Target-Table", "t")],
+            b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01",
+            "binary",
+        ),
+        (&[("X-AsaDB-Import-Format", "xlsx")], &NOT_A_WORKBOOK, "not a readable XLSX workbook"),
+        (&[("X-AsaDB-Import-Format", "xlsx")], b"id,name\n1,a\n", "not a ZIP archive"),
+        (&[("X-AsaDB-Import-Format", "mysql")], &NOT_A_WORKBOOK, "ZIP archive"),
+        (
+            &[("X-AsaDB-Import-Format", "csv"), ("X-AsaDB-Import-Target-Table", "t")],
+            b"id;name\n1;caf\xe9\n",
+            "not UTF-8",
+        ),
+        // Detected as CSV, but nothing names its table.
+        (&[], b"id,name\n1,a\n2,b\n", "needs a target table"),
+    ];
+    for (headers, body, message) in cases {
+        let job = import(&s, headers, body);
+        assert_eq!(job["state"], "failed", "{headers:?}: {job}");
+        let m = job["error"]["message"].as_str().unwrap();
+        assert!(m.contains(message), "{headers:?}: {m}");
+        // It failed at the start: nothing was run.
+        assert_eq!(job["progress"]["statements_done"], 0, "{job}");
+    }
+}
+
+/// Sends a request head announcing a 100 MB body and no body bytes; the
+/// answer must come without the body (refused before it is read).
+fn refused_before_the_body(s: &Server, extra: &str) -> String {
+    use std::io::{Read, Write};
+    let mut sock = std::net::TcpStream::connect(&s.addr).unwrap();
+    sock.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let head = format!(
+        "POST /api/reservoir/jobs HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {}\r\n\
+         Content-Length: 104857600\r\n{extra}\r\n",
+        s.addr, s.token
+    );
+    sock.write_all(head.as_bytes()).unwrap();
+    let mut buf = vec![0u8; 4096];
+    let n = sock.read(&mut buf).expect("an answer before the body");
+    String::from_utf8_lossy(&buf[..n]).into_owned()
+}
+
+#[test]
+fn unknown_or_unworkable_imports_are_refused_before_the_body() {
+    let (d, s) = fresh();
+    for (extra, code) in [
+        ("X-AsaDB-Import-Format: xls\r\n", "unsupported"),
+        ("X-AsaDB-Import-Format: parquet\r\n", "invalid_input"),
+        ("X-AsaDB-Import-Format: csv\r\n", "invalid_input"),
+        ("X-AsaDB-Import-Format: mysql\r\nX-AsaDB-Import-Target-Table: t\r\n", "invalid_input"),
+        ("X-AsaDB-Import-Format: pg\r\nX-AsaDB-CSV-Delimiter: ;\r\n", "invalid_input"),
+        ("X-AsaDB-CSV-Quote: ab\r\n", "invalid_input"),
+        ("X-AsaDB-CSV-Ragged: maybe\r\n", "invalid_input"),
+        ("X-AsaDB-XLSX-Sheet: 0\r\n", "invalid_input"),
+    ] {
+        let resp = refused_before_the_body(&s, extra);
+        assert!(resp.starts_with("HTTP/1.1 400"), "{extra}: {resp}");
+        assert!(resp.contains(&format!("\"code\":\"{code}\"")), "{extra}: {resp}");
+    }
+    let spool = std::fs::read_dir(d.path().join(".asa.reservoir/spool")).unwrap().count();
+    assert_eq!(spool, 0, "nothing was spooled");
+}
+
+#[test]
+fn csv_overrides_ragged_rows_and_stop_on_error() {
+    let (_d, s) = fresh();
+    // Overrides: a file whose sniffed dialect would differ.
+    let body = b"a|b\n1|x,y\n2|z\n";
+    let h = [
+        ("X-AsaDB-Import-Format", "csv"),
+        ("X-AsaDB-Import-Target-Table", "o"),
+        ("X-AsaDB-CSV-Delimiter", "|"),
+        ("X-AsaDB-CSV-Header", "false"),
+        ("X-AsaDB-CSV-Null", "z"),
+    ];
+    assert_eq!(import(&s, &h, body)["state"], "completed");
+    assert_eq!(
+        query(&s, "SELECT * FROM o ORDER BY 1"),
+        // The header is data: its "a" makes the first column TEXT.
+        vec![
+            vec![V::Text("1".into()), V::Text("x,y".into())],
+            vec![V::Text("2".into()), V::Null],
+            vec![V::Text("a".into()), V::Text("b".into())],
+        ]
+    );
+    // Ragged rows: refused by default with the line, padded or skipped.
+    let ragged = b"id,name,n\n1,a,1\n2,b\n3,c,3\n4,d,4,extra\n5,e,5\n";
+    let base = [("X-AsaDB-Import-Format", "csv"), ("X-AsaDB-Import-Target-Table", "r")];
+    let job = import(&s, &base, ragged);
+    assert_eq!(job["state"], "failed", "{job}");
+    assert!(job["error"]["message"].as_str().unwrap().starts_with("line 3:"), "{job}");
+    assert_eq!(query(&s, "SELECT count(*) FROM r"), vec![vec![V::Int(1)]], "the row before stays");
+    let skip = [base[0], ("X-AsaDB-Import-Target-Table", "r2"), ("X-AsaDB-CSV-Ragged", "skip")];
+    let job = import(&s, &skip, ragged);
+    assert_eq!(job["state"], "completed", "{job}");
+    assert_eq!(job["report"]["ragged_rows"]["lines"], serde_json::json!([3, 5]), "{job}");
+    assert_eq!(
+        query(&s, "SELECT id FROM r2 ORDER BY 1"),
+        vec![vec![V::Int(1)], vec![V::Int(3)], vec![V::Int(5)]]
+    );
+    let pad = [base[0], ("X-AsaDB-Import-Target-Table", "r3"), ("X-AsaDB-CSV-Ragged", "pad")];
+    let job = import(&s, &pad, ragged);
+    assert_eq!(job["state"], "failed", "a long row cannot be padded: {job}");
+    assert!(job["error"]["message"].as_str().unwrap().starts_with("line 5:"), "{job}");
+    // A constraint failure names the row's line; without stop-on-error the
+    // other rows load and each bad one is recorded.
+    let create = import(&s, &[], b"CREATE TABLE k (id INTEGER PRIMARY KEY, v TEXT NOT NULL);");
+    assert_eq!(create["state"], "completed");
+    let rows = b"id,v\n1,a\n2,\n3,c\n1,dup\n";
+    let kh = [base[0], ("X-AsaDB-Import-Target-Table", "k")];
+    let job = import(&s, &kh, rows);
+    assert_eq!(job["state"], "failed", "{job}");
+    assert!(job["error"]["message"].as_str().unwrap().starts_with("line 3:"), "{job}");
+    assert_eq!(
+        query(&s, "SELECT count(*) FROM k"),
+        vec![vec![V::Int(0)]],
+        "a batch is one statement"
+    );
+    let keep = [kh[0], kh[1], ("X-AsaDB-Stop-On-Error", "false")];
+    let job = import(&s, &keep, rows);
+    assert_eq!(job["state"], "completed", "{job}");
+    let errors: Vec<&str> = job["statement_errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert!(errors[0].starts_with("line 3:") && errors[1].starts_with("line 5:"), "{errors:?}");
+    assert_eq!(query(&s, "SELECT id FROM k ORDER BY 1"), vec![vec![V::Int(1)], vec![V::Int(3)]]);
+}
