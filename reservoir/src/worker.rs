@@ -615,18 +615,15 @@ enum TxnControl {
 }
 
 impl TxnControl {
+    /// From the parser (`asadb_sql::parse`), never from the text: a
+    /// `ROLLBACK TO` savepoint, however it is spelt, is not the end of the
+    /// script's transaction.
     fn of(sql: &str) -> TxnControl {
-        let word: String = sql
-            .trim_start()
-            .chars()
-            .take_while(|c| c.is_ascii_alphabetic())
-            .collect::<String>()
-            .to_ascii_uppercase();
-        match word.as_str() {
-            "BEGIN" | "START" => TxnControl::Begin,
-            "COMMIT" | "END" => TxnControl::Commit,
-            // `ROLLBACK TO x` is a savepoint operation inside the unit.
-            "ROLLBACK" if !sql.to_ascii_uppercase().contains(" TO ") => TxnControl::Rollback,
+        use asadb_sql::parse::{StatementKind as K, transaction_control};
+        match transaction_control(sql) {
+            Some(K::Begin) => TxnControl::Begin,
+            Some(K::Commit) => TxnControl::Commit,
+            Some(K::Rollback) => TxnControl::Rollback,
             _ => TxnControl::None,
         }
     }
