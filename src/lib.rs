@@ -77,6 +77,9 @@ pub use async_db::{
 };
 pub use db::{Database, Options, ScriptProgress, ScriptSummary, Synchronous, Transaction};
 pub use error::{Error, ErrorKind, Result};
+/// Refuses anything but one read-only statement (what `/api/query` and
+/// `/api/export` accept).
+pub use readonly::check_read_only;
 pub use rows::Rows;
 pub use value::{FromValue, IntoParams, IntoValue, Params, Row, Value};
 

@@ -644,26 +644,7 @@ pub fn row_json(row: &[Value], out: &mut String) {
 }
 
 fn value_json(v: &Value, out: &mut String) {
-    use std::fmt::Write as _;
-    match v {
-        Value::Null => out.push_str("null"),
-        Value::Integer(i) => {
-            let _ = write!(out, "{i}");
-        }
-        Value::Real(f) if f.is_finite() => {
-            let s = format!("{f:?}");
-            out.push_str(&s);
-        }
-        Value::Real(_) => out.push_str("null"),
-        Value::Text(s) => {
-            out.push_str(&serde_json::to_string(s).unwrap_or_else(|_| "null".into()));
-        }
-        Value::Blob(b) => {
-            out.push_str("{\"hex\":\"");
-            out.push_str(&crate::upload::hex(b));
-            out.push_str("\"}");
-        }
-    }
+    asadb_interchange::export::value_json(v, out);
 }
 
 impl From<asadb_sql::Error> for Error {

@@ -92,6 +92,7 @@ pub fn router(app: App) -> Router {
         .route("/api/reservoir/file", post(submit_file))
         .route("/api/execute_stream", post(execute_stream))
         .route("/api/query", post(run_query))
+        .route("/api/export", get(crate::export::http))
         .route("/metrics", get(metrics))
         .fallback(|| async { Error::NotFound("no such endpoint".into()) })
         .method_not_allowed_fallback(|| async { Error::MethodNotAllowed })

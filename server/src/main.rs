@@ -6,7 +6,9 @@
 //! - `asadb submit FILE`, `asadb jobs`, `asadb cancel ID` talk to a running
 //!   server: see [`client`];
 //! - `asadb check --db FILE` checks a database file: see [`check`];
-//! - `asadb sql --db FILE` is the embedded shell: see [`shell`].
+//! - `asadb sql --db FILE` is the embedded shell: see [`shell`];
+//! - `asadb export` and `asadb dump` write a table, a query or the whole
+//!   database out: see [`export`].
 //!
 //! `asadb serve` also serves the browser panel, a static page at `/`
 //! that talks to the same API with the token: see [`panel`]. This crate
@@ -17,6 +19,7 @@ mod check;
 mod client;
 mod config;
 mod error;
+mod export;
 mod framing;
 mod import_opts;
 mod metrics;
@@ -54,6 +57,10 @@ enum Command {
     Check(check::CheckArgs),
     /// Run SQL on a database file (embedded shell; --jsonl for programs)
     Sql(shell::SqlArgs),
+    /// Export a table or a query's rows as CSV, TSV, JSON lines or SQL
+    Export(export::ExportArgs),
+    /// Write a whole database as a SQL script (loadable by sqlite3)
+    Dump(export::DumpArgs),
 }
 
 fn main() -> ExitCode {
@@ -73,6 +80,8 @@ fn main() -> ExitCode {
         Command::Cancel(args) => client::cancel(args),
         Command::Check(args) => check::run(args),
         Command::Sql(args) => shell::run(args),
+        Command::Export(args) => export::run_export(args),
+        Command::Dump(args) => export::run_dump(args),
     };
     match result {
         Ok(code) => code,

@@ -426,3 +426,139 @@ fn csv_overrides_ragged_rows_and_stop_on_error() {
     assert!(errors[0].starts_with("line 3:") && errors[1].starts_with("line 5:"), "{errors:?}");
     assert_eq!(query(&s, "SELECT id FROM k ORDER BY 1"), vec![vec![V::Int(1)], vec![V::Int(3)]]);
 }
+
+/// A GET with or without the token: (status, content type, body).
+fn get_raw(s: &Server, path: &str, token: bool) -> (u16, String, String, Vec<u8>) {
+    let mut b = ureq::http::Request::builder().uri(format!("http://{}{path}", s.addr));
+    if token {
+        b = b.header("Authorization", format!("Bearer {}", s.token));
+    }
+    let mut resp = agent().run(b.body(Vec::new()).unwrap()).expect("get");
+    let h = |n: &str| {
+        resp.headers().get(n).map(|v| v.to_str().unwrap().to_string()).unwrap_or_default()
+    };
+    let (ct, cd) = (h("content-type"), h("content-disposition"));
+    let status = resp.status().as_u16();
+    let body = resp.body_mut().read_to_vec().unwrap();
+    (status, ct, cd, body)
+}
+
+#[test]
+fn exports_stream_over_http_and_read_back_as_the_same_table() {
+    let oracle = Oracle::load();
+    let (_d, s) = fresh();
+    import_file(&s, "chinook.pg.sql", &[]);
+    assert_eq!(get_raw(&s, "/api/export?table=track", false).0, 401);
+    let (status, ct, cd, csv) = get_raw(&s, "/api/export?table=track&format=csv", true);
+    assert_eq!((status, ct.as_str()), (200, "text/csv; charset=utf-8"));
+    assert_eq!(cd, "attachment; filename=\"track.csv\"");
+    // The export, imported again with detection, is the same table.
+    let job = import(&s, &[("X-AsaDB-Import-Original-Name", "again.csv")], &csv);
+    assert_eq!(job["state"], "completed", "{job}");
+    assert_table("track.csv export", &table(&s, "again"), &oracle.rows("Track"));
+    let (status, _, _, tsv) = get_raw(&s, "/api/export?table=invoice&format=tsv", true);
+    assert_eq!(status, 200);
+    let job = import(&s, &[("X-AsaDB-Import-Original-Name", "inv.tsv")], &tsv);
+    assert_eq!(job["state"], "completed", "{job}");
+    assert_table("invoice.tsv export", &table(&s, "inv"), &oracle.rows("Invoice"));
+    let q =
+        "/api/export?format=jsonl&query=SELECT%20genre_id,%20name%20FROM%20genre%20ORDER%20BY%201";
+    let (status, ct, _, jsonl) = get_raw(&s, q, true);
+    assert_eq!((status, ct.as_str()), (200, "application/x-ndjson"));
+    let lines: Vec<Value> = String::from_utf8(jsonl)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 25);
+    assert_eq!(lines[0], serde_json::json!({"genre_id": 1, "name": "Rock"}));
+    // Errors before the first row are JSON errors with their status.
+    for (path, status, code) in [
+        ("/api/export?table=nope", 400, "not_found"),
+        ("/api/export?query=DELETE%20FROM%20track", 400, "invalid_input"),
+        ("/api/export?table=track&format=xml", 400, "invalid_input"),
+        ("/api/export?table=track&query=SELECT%201", 400, "invalid_input"),
+        ("/api/export?table=track&limit=3", 400, "invalid_input"),
+    ] {
+        let (got, _, _, body) = get_raw(&s, path, true);
+        let v: Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!((got, v["error"]["code"].as_str().unwrap()), (status, code), "{path}: {v}");
+    }
+    assert_eq!(query(&s, "SELECT count(*) FROM track"), vec![vec![V::Int(3503)]]);
+}
+
+#[test]
+fn dumps_load_into_the_sqlite3_cli_and_back_into_asadb() {
+    use std::process::{Command, Stdio};
+    let oracle = Oracle::load();
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::spawn(dir.path(), &[]);
+    import_file(&s, "chinook.pg.sql", &[]);
+    import_file(&s, "edge/edge.pg.sql", &[]);
+    let edge = edge_oracle();
+    // The CLI export of a table is the HTTP export, byte for byte.
+    let (_, _, _, http_csv) = get_raw(&s, "/api/export?table=customer", true);
+    assert_eq!(s.terminate().code(), Some(0));
+    let db = dir.path().join("asadb.db");
+    let out = dir.path().join("customer.csv");
+    let status = Command::new(server::BIN)
+        .args(["export", "--db"])
+        .arg(&db)
+        .args(["--table", "customer", "--format", "csv", "--out"])
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert_eq!(std::fs::read(&out).unwrap(), http_csv);
+    let dump = dir.path().join("dump.sql");
+    let status = Command::new(server::BIN)
+        .args(["dump", "--db"])
+        .arg(&db)
+        .arg("--out")
+        .arg(&dump)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let text = std::fs::read_to_string(&dump).unwrap();
+    assert!(!text.contains("_asadb_reservoir_progress"), "the Reservoir's own table is not dumped");
+    // The real sqlite3 CLI loads it: same tables, rows and types.
+    let lite = dir.path().join("lite.db");
+    let run = Command::new("sqlite3")
+        .arg(&lite)
+        .stdin(std::fs::File::open(&dump).unwrap())
+        .stderr(Stdio::piped())
+        .output()
+        .expect("the sqlite3 CLI (installed by .ci/run)");
+    assert!(
+        run.status.success() && run.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let conn = rusqlite::Connection::open(&lite).unwrap();
+    let rows = |sql: &str| -> Vec<Vec<V>> {
+        let mut st = conn.prepare(sql).unwrap();
+        let n = st.column_count();
+        st.query_map([], |r| Ok((0..n).map(|i| V::from_sqlite(r.get_ref(i).unwrap())).collect()))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    };
+    for (pascal, snake) in fixtures::TABLES {
+        assert_table(
+            &format!("sqlite3: {snake}"),
+            &rows(&format!("SELECT * FROM {snake} ORDER BY 1, 2")),
+            &oracle.rows(pascal),
+        );
+    }
+    assert_table("sqlite3: edge_cases", &rows("SELECT * FROM edge_cases ORDER BY id"), &edge);
+    // And AsaDB loads it back.
+    let back = dir.path().join("back");
+    std::fs::create_dir(&back).unwrap();
+    let s = Server::spawn(&back, &[]);
+    let job = import(&s, &[("X-AsaDB-Import-Original-Name", "dump.sql")], text.as_bytes());
+    assert_eq!(job["state"], "completed", "{job}");
+    for (pascal, snake) in fixtures::TABLES {
+        assert_table(&format!("asadb: {snake}"), &table(&s, snake), &oracle.rows(pascal));
+    }
+    assert_table("asadb: edge_cases", &query(&s, "SELECT * FROM edge_cases ORDER BY id"), &edge);
+}

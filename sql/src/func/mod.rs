@@ -31,7 +31,7 @@ use std::cell::Cell;
 
 pub use aggregate::Aggregate;
 pub use pattern::{glob, like};
-pub use scalar::{Scalar, glob_values, like_values};
+pub use scalar::{Scalar, glob_values, like_values, quote};
 
 use crate::Result;
 use crate::value::{Collation, Value};
