@@ -164,8 +164,8 @@ impl<W: Write> Exporter<W> {
     }
 }
 
-/// One CSV/TSV line.
-fn delimited(row: &[Value], d: char, out: &mut String) {
+/// One CSV/TSV line (the export encoding), ending in `\n`.
+pub fn delimited(row: &[Value], d: char, out: &mut String) {
     for (i, v) in row.iter().enumerate() {
         if i > 0 {
             out.push(d);

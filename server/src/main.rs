@@ -25,6 +25,7 @@ mod import_opts;
 mod metrics;
 mod panel;
 mod query;
+mod repl;
 mod serve;
 mod shell;
 mod token;
