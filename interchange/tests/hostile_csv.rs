@@ -78,7 +78,7 @@ fn generate(rng: &mut Rng, d: &Dialect, huge: bool) -> (Vec<u8>, Vec<Vec<Value>>
     let mut rows = Vec::new();
     for i in 0..n {
         let text = if huge && i == 3 { "x".repeat(2 << 20) } else { texts(rng, d) };
-        let qty = if rng.next() % 5 == 0 {
+        let qty = if rng.next().is_multiple_of(5) {
             Value::Null
         } else {
             Value::Integer((rng.next() % 1000) as i64)
@@ -187,7 +187,7 @@ fn dialects(backslash: bool) {
             delim: rng.pick(&[',', ';', '\t', '|', ':']),
             quote: rng.pick(&['"', '"', '\'']),
             backslash,
-            header: rng.next() % 4 != 0,
+            header: !rng.next().is_multiple_of(4),
             eol: rng.pick(&["\n", "\r\n", "\r"]),
             encoding: rng.pick(&["utf-8", "utf-8 bom", "utf-16le", "utf-16be"]),
             preamble: false,
