@@ -19,6 +19,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use parking_lot::{Condvar, Mutex, MutexGuard};
 
+use crate::changes::{Change, Changes};
 use crate::eventlog::{EventLog, Record};
 use crate::job::{Job, JobError, JobId, JobState, Progress, SubmitOptions};
 use crate::results::{self, ResultPage};
@@ -77,6 +78,8 @@ pub(crate) struct Inner {
     /// Signalled when a job becomes queued or on shutdown.
     pub(crate) wake: Condvar,
     pub(crate) worker: Mutex<Option<std::thread::JoinHandle<()>>>,
+    /// Told of every change of a job's snapshot (module `changes`).
+    pub(crate) changes: Changes,
 }
 
 #[derive(Debug)]
@@ -134,6 +137,10 @@ pub struct Stats {
     pub by_state: BTreeMap<&'static str, u64>,
     /// Receiving, queued, processing and cancelling jobs.
     pub active: usize,
+    /// Body bytes received so far by the jobs still receiving (live).
+    pub received_bytes: u64,
+    /// The newest `updated_at` among active jobs (live, like theirs).
+    pub updated_at: Option<u64>,
     pub max_jobs: usize,
     pub reserved_bytes: u64,
     pub max_spool_bytes: u64,
@@ -240,6 +247,7 @@ impl Reservoir {
             state: Mutex::new(state),
             wake: Condvar::new(),
             worker: Mutex::new(None),
+            changes: Changes::default(),
         };
         Ok(Reservoir { inner: Arc::new(inner) })
     }
@@ -343,23 +351,42 @@ impl Reservoir {
 
     /// The job's current snapshot.
     pub fn job(&self, id: JobId) -> Result<Job> {
+        self.job_and_version(id).map(|(job, _)| job)
+    }
+
+    /// [`Self::job`] and the [`Self::version`] it reflects, read under one
+    /// lock: every change up to that version is in the snapshot, none
+    /// after it.
+    pub fn job_and_version(&self, id: JobId) -> Result<(Job, u64)> {
         let st = self.inner.state.lock();
-        st.jobs.get(&id).map(|e| e.job.clone()).ok_or(Error::NotFound(id))
+        let job = st.jobs.get(&id).map(|e| st.snapshot(&e.job)).ok_or(Error::NotFound(id))?;
+        Ok((job, self.inner.changes.version()))
     }
 
     /// Every job the Reservoir still knows, oldest first.
     pub fn jobs(&self) -> Vec<Job> {
-        self.inner.state.lock().jobs.values().map(|e| e.job.clone()).collect()
+        let st = self.inner.state.lock();
+        st.jobs.values().map(|e| st.snapshot(&e.job)).collect()
     }
 
     /// Receiving, queued, processing and cancelling jobs, most recently
     /// updated first. Terminal jobs stay addressable through [`Self::job`].
     pub fn active_jobs(&self) -> Vec<Job> {
+        self.active_jobs_and_version().0
+    }
+
+    /// [`Self::active_jobs`] and the [`Self::version`] they reflect (see
+    /// [`Self::job_and_version`]).
+    pub fn active_jobs_and_version(&self) -> (Vec<Job>, u64) {
         let st = self.inner.state.lock();
-        let mut jobs: Vec<Job> =
-            st.jobs.values().filter(|e| e.job.state.is_active()).map(|e| e.job.clone()).collect();
+        let mut jobs: Vec<Job> = st
+            .jobs
+            .values()
+            .filter(|e| e.job.state.is_active())
+            .map(|e| st.snapshot(&e.job))
+            .collect();
         jobs.sort_by(|a, b| b.updated_at.cmp(&a.updated_at).then(b.id.cmp(&a.id)));
-        jobs
+        (jobs, self.inner.changes.version())
     }
 
     /// Requests cancellation. Receiving and processing jobs move to
@@ -381,8 +408,7 @@ impl Reservoir {
             }
             _ => {}
         }
-        let job = st.jobs[&id].job.clone();
-        Ok(job)
+        Ok(st.snapshot(&st.jobs[&id].job))
     }
 
     /// Continues an interrupted job from the statement after its last
@@ -469,6 +495,7 @@ impl Reservoir {
             let entry = st.jobs.remove(&id).expect("listed above");
             st.reserved -= entry.job.reserved_bytes;
             self.inner.remove_files(id);
+            self.inner.changes.notify(id, None);
             st.log.append(&Record::Forget(id), false)?;
         }
         if !expired.is_empty() {
@@ -511,9 +538,15 @@ impl Reservoir {
         let recommended = (headroom / 16).clamp(64 << 10, (chunk * 4).max(64 << 10));
         let running = st.current_since.map_or(Duration::ZERO, |t| t.elapsed());
         let secs = (st.executing_time + running).as_secs_f64();
+        let live = st.jobs.values().filter(|e| e.job.state.is_active()).map(|e| &e.job);
+        let received_bytes =
+            live.clone().filter(|j| j.state == JobState::Receiving).map(|j| j.received_bytes).sum();
+        let updated_at = live.map(|j| st.snapshot(j).updated_at).max();
         Stats {
             by_state,
             active,
+            received_bytes,
+            updated_at,
             max_jobs: cfg.max_jobs,
             reserved_bytes: st.reserved,
             max_spool_bytes: cfg.max_spool_bytes,
@@ -531,6 +564,22 @@ impl Reservoir {
                 result_page_rows: cfg.result_page_rows,
             },
         }
+    }
+
+    /// The change counter: it grows with every change of any job's
+    /// snapshot (see [`Self::on_change`]).
+    pub fn version(&self) -> u64 {
+        self.inner.changes.version()
+    }
+
+    /// Calls `listener` after every change of any job's snapshot — state
+    /// transitions, live progress, live upload bytes, jobs forgotten — with
+    /// the new [`Self::version`], the job and its new snapshot. It runs on
+    /// the changing thread, under the Reservoir's lock: it must be quick
+    /// and must not call the Reservoir (send on a channel and return).
+    /// Listeners stay for the Reservoir's lifetime.
+    pub fn on_change(&self, listener: impl Fn(&Change<'_>) + Send + Sync + 'static) {
+        self.inner.changes.subscribe(listener);
     }
 
     /// Starts the one worker thread, which runs queued jobs through
@@ -560,6 +609,22 @@ impl Reservoir {
     }
 }
 
+impl State {
+    /// A job's snapshot as callers see it. `updated_at` is live: for the
+    /// job the worker is running it is the time of the snapshot (the job
+    /// is changing right now, inside a statement that may run for long),
+    /// not the last persisted or counted change.
+    pub(crate) fn snapshot(&self, job: &Job) -> Job {
+        let mut job = job.clone();
+        if self.current == Some(job.id)
+            && matches!(job.state, JobState::Processing | JobState::Cancelling)
+        {
+            job.updated_at = now_ms().max(job.updated_at);
+        }
+        job
+    }
+}
+
 impl Inner {
     pub(crate) fn spool_path(&self, id: JobId) -> PathBuf {
         self.spool_dir.join(spool_file_name(id))
@@ -580,8 +645,9 @@ impl Inner {
         let entry = st.jobs.get_mut(&id).ok_or(Error::NotFound(id))?;
         f(&mut entry.job);
         entry.job.updated_at = now_ms().max(entry.job.updated_at);
-        let record = Record::Job(Box::new(entry.job.clone()));
-        st.log.append(&record, sync)?;
+        let job = Box::new(entry.job.clone());
+        self.changes.notify(id, Some(&job));
+        st.log.append(&Record::Job(job), sync)?;
         self.maybe_compact(st)
     }
 

@@ -147,6 +147,41 @@ impl ImportFormat {
             ImportFormat::Xlsx => F::Xlsx,
         })
     }
+
+    /// The formats the API lists, in its order (`auto`, detection, is
+    /// not a format; `sqlite`, a `sqlite3 .dump`, runs as `sql` does).
+    pub const ALL: [ImportFormat; 5] = [
+        ImportFormat::Sql,
+        ImportFormat::Mysql,
+        ImportFormat::Postgresql,
+        ImportFormat::Csv,
+        ImportFormat::Xlsx,
+    ];
+
+    /// The canonical lowercase name (as in JSON).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ImportFormat::Auto => "auto",
+            ImportFormat::Sql => "sql",
+            ImportFormat::Sqlite => "sqlite",
+            ImportFormat::Mysql => "mysql",
+            ImportFormat::Postgresql => "postgresql",
+            ImportFormat::Csv => "csv",
+            ImportFormat::Xlsx => "xlsx",
+        }
+    }
+
+    /// Whether this build imports the format: every one (admission still
+    /// refuses settings that cannot work, such as a CSV with no table name).
+    pub fn is_supported(self) -> bool {
+        true
+    }
+
+    /// Whether the format loads rows into a target table, and so takes
+    /// `target_table` and `mode` (a script names its own tables).
+    pub fn takes_target(self) -> bool {
+        matches!(self, ImportFormat::Csv | ImportFormat::Xlsx)
+    }
 }
 
 impl FromStr for ImportFormat {

@@ -28,8 +28,14 @@
 //!   counters are rebuilt from the persisted reservations;
 //! - interrupted jobs are never replayed automatically: only
 //!   [`Reservoir::resume`] continues them;
-//! - terminal jobs and their files are removed after the retention window.
+//! - terminal jobs and their files are removed after the retention window;
+//! - every change of a job's snapshot bumps [`Reservoir::version`] and is
+//!   told to [`Reservoir::on_change`] listeners (module `changes`); the
+//!   live fields (`received_bytes` while receiving, `progress` and
+//!   `updated_at` while processing) change in memory between persisted
+//!   snapshots.
 
+mod changes;
 mod core;
 mod error;
 pub mod eventlog;
@@ -39,6 +45,7 @@ pub mod results;
 mod upload;
 mod worker;
 
+pub use crate::changes::Change;
 pub use crate::core::{Advice, Config, Pressure, Reservoir, Stats, Submission, now_ms};
 pub use error::{Error, Result};
 pub use job::{

@@ -56,6 +56,10 @@ pub struct StatementSummary {
     pub row_count: u64,
     /// The statement's error, if it failed.
     pub error: Option<JobError>,
+    /// How long the statement ran, in milliseconds (0 in results written
+    /// before this field existed).
+    #[serde(default)]
+    pub elapsed_ms: f64,
 }
 
 /// One page of a statement's result.
@@ -326,6 +330,7 @@ mod tests {
             columns,
             row_count: 0,
             error: None,
+            elapsed_ms: 1.5,
         }
     }
 

@@ -17,6 +17,7 @@ use std::fs::{self, File};
 use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use sha2::{Digest, Sha256};
 
@@ -39,7 +40,13 @@ pub struct Upload {
     declared: Option<u64>,
     cancel: Arc<AtomicBool>,
     done: bool,
+    /// When the job's live `received_bytes` was last brought up to date.
+    shown_at: Instant,
 }
+
+/// The job's `received_bytes` follows the body at most this often (and at
+/// every chunk written), so a slow upload shows its progress.
+const LIVE_EVERY: Duration = Duration::from_millis(20);
 
 impl Upload {
     pub(crate) fn new(
@@ -62,6 +69,7 @@ impl Upload {
             declared,
             cancel,
             done: false,
+            shown_at: Instant::now(),
         }
     }
 
@@ -94,7 +102,27 @@ impl Upload {
                 self.flush_chunk()?;
             }
         }
+        if self.shown_at.elapsed() >= LIVE_EVERY {
+            self.show_received();
+        }
         Ok(())
+    }
+
+    /// Brings the job's live `received_bytes` (and `updated_at`) up to
+    /// the bytes accepted so far. In memory only: the persisted snapshot
+    /// moves with the reservation (`grow`) and at `finish`.
+    fn show_received(&mut self) {
+        self.shown_at = Instant::now();
+        let received = self.received();
+        let inner = &self.res.inner;
+        let mut st = inner.state.lock();
+        if let Some(e) = st.jobs.get_mut(&self.id)
+            && e.job.received_bytes != received
+        {
+            e.job.received_bytes = received;
+            e.job.updated_at = crate::core::now_ms().max(e.job.updated_at);
+            inner.changes.notify(self.id, Some(&e.job));
+        }
     }
 
     /// Ends the body: the spool is synced, the fingerprint fixed, and the
@@ -138,6 +166,7 @@ impl Upload {
                 let _ = fs::remove_file(inner.spool_path(self.id));
                 let entry = st.jobs.remove(&self.id).expect("own job");
                 st.reserved -= entry.job.reserved_bytes;
+                inner.changes.notify(self.id, None);
                 st.log.append(&crate::eventlog::Record::Forget(self.id), true)?;
                 if earlier.fingerprint.as_deref() == Some(&fingerprint) && earlier.import == import
                 {
@@ -194,6 +223,7 @@ impl Upload {
         self.hasher.update(&self.buf);
         self.written = after;
         self.buf.clear();
+        self.show_received();
         Ok(())
     }
 

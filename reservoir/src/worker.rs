@@ -249,6 +249,7 @@ fn run_units(
             StepBody::Rows(_) => TxnControl::None,
         };
         let mut row_errors = Vec::new();
+        let began = Instant::now();
         let outcome = match control {
             TxnControl::Begin => {
                 run.commit_batch(session)?;
@@ -320,7 +321,12 @@ fn run_units(
                 let rows = summary.rows_affected;
                 run.batch_rows += rows;
                 let failed_rows = row_errors.len() as u64;
-                results.end_statement(StatementSummary { statement: index, excerpt, ..summary })?;
+                results.end_statement(StatementSummary {
+                    statement: index,
+                    excerpt,
+                    elapsed_ms: elapsed_ms(began),
+                    ..summary
+                })?;
                 run.statement_done(stmt.end - stmt.start, |p| {
                     p.rows_affected += rows;
                     p.errors += failed_rows;
@@ -344,6 +350,7 @@ fn run_units(
                     columns: None,
                     row_count: 0,
                     error: Some(error.clone()),
+                    elapsed_ms: elapsed_ms(began),
                 })?;
                 run.statement_done(stmt.end - stmt.start, |p| p.errors += 1);
                 if stop_on_error {
@@ -444,7 +451,13 @@ fn empty_summary() -> StatementSummary {
         columns: None,
         row_count: 0,
         error: None,
+        elapsed_ms: 0.0,
     }
+}
+
+/// Milliseconds since `began`, to the microsecond.
+fn elapsed_ms(began: Instant) -> f64 {
+    began.elapsed().as_micros() as f64 / 1000.0
 }
 
 /// The running state of one job's execution.
@@ -560,6 +573,10 @@ impl Run<'_> {
                 (self.offset as f64 * 100.0 / self.total as f64).min(100.0)
             };
             f(p);
+            // Live, like the progress: a job of a few long statements
+            // must not look frozen between persisted snapshots.
+            e.job.updated_at = crate::core::now_ms().max(e.job.updated_at);
+            self.res.inner.changes.notify(self.id, Some(&e.job));
         }
     }
 

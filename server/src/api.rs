@@ -54,6 +54,8 @@ pub struct AppState {
     /// Uploads in flight, so `cancel` can wake a receiver that is waiting
     /// for a client that sends nothing more.
     pub uploads: Mutex<HashMap<JobId, CancellationToken>>,
+    /// Change notification for `/api/reservoir/events`.
+    pub events: crate::events::Hub,
 }
 
 /// The shared state handle.
@@ -68,6 +70,7 @@ impl AppState {
         worker: bool,
     ) -> App {
         Arc::new(AppState {
+            events: crate::events::Hub::new(&reservoir),
             reservoir,
             db,
             token,
@@ -88,11 +91,14 @@ pub fn router(app: App) -> Router {
         .route("/api/reservoir/cancel", post(cancel_job))
         .route("/api/reservoir/resume", post(resume_job))
         .route("/api/reservoir/stats", get(stats))
+        .route("/api/reservoir/events", get(crate::events::stream))
         .route("/api/reservoir/result", get(result_page))
         .route("/api/reservoir/file", post(submit_file))
         .route("/api/execute_stream", post(execute_stream))
         .route("/api/query", post(run_query))
         .route("/api/export", get(crate::export::http))
+        .route("/api/schema", get(crate::schema::get))
+        .route("/api/import/formats", get(crate::formats::list))
         .route("/metrics", get(metrics))
         .fallback(|| async { Error::NotFound("no such endpoint".into()) })
         .method_not_allowed_fallback(|| async { Error::MethodNotAllowed })
@@ -145,7 +151,7 @@ async fn blocking<T: Send + 'static>(
 }
 
 /// The query string as a map; a malformed one is a 400.
-fn query(uri: &Uri) -> Result<HashMap<String, String>> {
+pub(crate) fn query(uri: &Uri) -> Result<HashMap<String, String>> {
     Query::<HashMap<String, String>>::try_from_uri(uri)
         .map(|q| q.0)
         .map_err(|e| Error::BadRequest(format!("malformed query string: {e}")))

@@ -88,7 +88,8 @@ pub fn run(args: ServeArgs) -> Result<()> {
         let server = tokio::spawn(
             axum::serve(
                 crate::framing::Listener(listener),
-                api::router(app).into_make_service_with_connect_info::<crate::framing::Conn>(),
+                api::router(app.clone())
+                    .into_make_service_with_connect_info::<crate::framing::Conn>(),
             )
             .with_graceful_shutdown(stop.clone().cancelled_owned())
             .into_future(),
@@ -104,6 +105,8 @@ pub fn run(args: ServeArgs) -> Result<()> {
         }
         tracing::info!("shutting down: no new connections, finishing requests in flight");
         stop.cancel();
+        // Event streams never finish on their own.
+        app.events.close();
         let _ = sweeper.await;
         match tokio::time::timeout(SHUTDOWN_GRACE, &mut server).await {
             Ok(ended) => ended.map_err(|e| Error::Internal(e.to_string()))??,

@@ -118,28 +118,40 @@ pub enum Expr {
         pattern: Box<Expr>,
         negated: bool,
     },
+    /// `expr IN (list)`, compared under `coll` (the left operand's, as
+    /// SQLite does).
     InList {
         expr: Box<Expr>,
         list: Vec<Expr>,
         affs: Vec<Option<Affinity>>,
+        coll: Collation,
         negated: bool,
     },
     /// A subquery; `outer_offset` is where the enclosing query's (canonical)
-    /// row starts inside the row this expression is evaluated on.
+    /// row starts inside the row this expression is evaluated on. `aff` is
+    /// the comparison affinity of `lhs IN (…)`, or for a scalar subquery the
+    /// affinity of its column; `coll` the collation of `lhs IN (…)`.
     Sub {
         kind: SubKind,
         sub: Arc<SubPlan>,
         lhs: Option<Box<Expr>>,
         aff: Option<Affinity>,
+        coll: Collation,
         negated: bool,
         outer_offset: usize,
     },
+    /// `CASE [operand] WHEN … END`; an operand is compared with each WHEN
+    /// value under `aff` and `coll`, as `operand = value` would be.
     Case {
         operand: Option<Box<Expr>>,
         whens: Vec<(Expr, Expr)>,
         else_: Option<Box<Expr>>,
         aff: Option<Affinity>,
+        coll: Collation,
     },
+    /// `expr COLLATE name`: the value of `expr`; the collation matters to
+    /// whatever compares it, and was resolved when binding.
+    Collate(Box<Expr>, Collation),
     Cast(Box<Expr>, Affinity),
     /// A scalar function call, resolved at bind time; `coll` is the
     /// collation SQLite picks for it (see [`crate::func::Env::coll`]).
@@ -272,7 +284,7 @@ impl Expr {
                     _ => Value::Null,
                 }
             }
-            Expr::InList { expr, list, affs, negated } => {
+            Expr::InList { expr, list, affs, coll, negated } => {
                 let x = expr.eval(row, cx)?;
                 if list.is_empty() {
                     return Ok(boolv(*negated));
@@ -284,7 +296,7 @@ impl Expr {
                 for (e, aff) in list.iter().zip(affs) {
                     let v = conv(e.eval(row, cx)?, *aff);
                     let x = conv(x.clone(), *aff);
-                    match vals::sql_compare(&x, &v, Collation::Binary) {
+                    match vals::sql_compare(&x, &v, *coll) {
                         Some(Ordering::Equal) => return Ok(boolv(!*negated)),
                         Some(_) => {}
                         None => saw_null = true,
@@ -292,7 +304,7 @@ impl Expr {
                 }
                 if saw_null { Value::Null } else { boolv(*negated) }
             }
-            Expr::Sub { kind, sub, lhs, aff, negated, outer_offset } => {
+            Expr::Sub { kind, sub, lhs, aff, coll, negated, outer_offset } => {
                 let outer = row.get(*outer_offset..).unwrap_or(&[]);
                 match kind {
                     SubKind::Scalar => exec::subquery_scalar(sub, outer, cx)?,
@@ -300,11 +312,12 @@ impl Expr {
                     SubKind::In => {
                         let lhs = lhs.as_ref().ok_or_else(|| bad_col(0))?;
                         let x = lhs.eval(row, cx)?;
-                        tri(exec::subquery_in(sub, outer, cx, x, *aff)?.map(|b| b != *negated))
+                        tri(exec::subquery_in(sub, outer, cx, x, *aff, *coll)?
+                            .map(|b| b != *negated))
                     }
                 }
             }
-            Expr::Case { operand, whens, else_, aff } => {
+            Expr::Case { operand, whens, else_, aff, coll } => {
                 let base = match operand {
                     Some(o) => Some(conv(o.eval(row, cx)?, *aff)),
                     None => None,
@@ -314,7 +327,7 @@ impl Expr {
                     let hit = match &base {
                         Some(b) => {
                             let c = conv(c, *aff);
-                            vals::sql_compare(b, &c, Collation::Binary) == Some(Ordering::Equal)
+                            vals::sql_compare(b, &c, *coll) == Some(Ordering::Equal)
                         }
                         None => vals::truthy(&c) == Some(true),
                     };
@@ -328,6 +341,7 @@ impl Expr {
                 }
             }
             Expr::Cast(e, aff) => vals::cast(&e.eval(row, cx)?, *aff),
+            Expr::Collate(e, _) => e.eval(row, cx)?,
             Expr::Call { func, args, coll } => match func.lazy() {
                 Some(Lazy::FirstNonNull) => {
                     for a in args {
@@ -373,54 +387,61 @@ impl Expr {
     /// entered.
     pub fn walk(&self, f: &mut dyn FnMut(&Expr)) {
         f(self);
+        self.for_each_child(&mut |c| c.walk(f));
+    }
+
+    /// Calls `f` on each direct child, left to right (subquery plans are
+    /// not entered).
+    pub fn for_each_child(&self, f: &mut dyn FnMut(&Expr)) {
         match self {
             Expr::Negate(e)
             | Expr::BitNot(e)
             | Expr::Not(e)
             | Expr::Identity(e)
             | Expr::IsNull(e, _)
-            | Expr::Cast(e, _) => e.walk(f),
-            Expr::Arith(_, l, r) | Expr::And(l, r) | Expr::Or(l, r) => {
-                l.walk(f);
-                r.walk(f);
-            }
-            Expr::Cmp { l, r, .. } | Expr::Is { l, r, .. } => {
-                l.walk(f);
-                r.walk(f);
+            | Expr::Cast(e, _)
+            | Expr::Collate(e, _) => f(e),
+            Expr::Arith(_, l, r)
+            | Expr::And(l, r)
+            | Expr::Or(l, r)
+            | Expr::Cmp { l, r, .. }
+            | Expr::Is { l, r, .. } => {
+                f(l);
+                f(r);
             }
             Expr::Like { expr, pattern, escape, .. } => {
-                expr.walk(f);
-                pattern.walk(f);
+                f(expr);
+                f(pattern);
                 if let Some(e) = escape {
-                    e.walk(f);
+                    f(e);
                 }
             }
             Expr::Glob { expr, pattern, .. } => {
-                expr.walk(f);
-                pattern.walk(f);
+                f(expr);
+                f(pattern);
             }
             Expr::InList { expr, list, .. } => {
-                expr.walk(f);
-                list.iter().for_each(|e| e.walk(f));
+                f(expr);
+                list.iter().for_each(f);
             }
             Expr::Sub { lhs, .. } => {
                 if let Some(e) = lhs {
-                    e.walk(f);
+                    f(e);
                 }
             }
             Expr::Case { operand, whens, else_, .. } => {
                 if let Some(e) = operand {
-                    e.walk(f);
+                    f(e);
                 }
                 for (w, t) in whens {
-                    w.walk(f);
-                    t.walk(f);
+                    f(w);
+                    f(t);
                 }
                 if let Some(e) = else_ {
-                    e.walk(f);
+                    f(e);
                 }
             }
-            Expr::Call { args, .. } => args.iter().for_each(|e| e.walk(f)),
+            Expr::Call { args, .. } => args.iter().for_each(f),
             Expr::Literal(_)
             | Expr::Column(_)
             | Expr::Outer { .. }
@@ -448,6 +469,7 @@ impl Expr {
             Expr::Identity(e) => Expr::Identity(b(e, f)?),
             Expr::IsNull(e, n) => Expr::IsNull(b(e, f)?, n),
             Expr::Cast(e, a) => Expr::Cast(b(e, f)?, a),
+            Expr::Collate(e, c) => Expr::Collate(b(e, f)?, c),
             Expr::Arith(op, l, r) => Expr::Arith(op, b(l, f)?, b(r, f)?),
             Expr::And(l, r) => Expr::And(b(l, f)?, b(r, f)?),
             Expr::Or(l, r) => Expr::Or(b(l, f)?, b(r, f)?),
@@ -469,13 +491,14 @@ impl Expr {
             Expr::Glob { expr, pattern, negated } => {
                 Expr::Glob { expr: b(expr, f)?, pattern: b(pattern, f)?, negated }
             }
-            Expr::InList { expr, list, affs, negated } => Expr::InList {
+            Expr::InList { expr, list, affs, coll, negated } => Expr::InList {
                 expr: b(expr, f)?,
                 list: list.into_iter().map(&mut *f).collect::<Result<_>>()?,
                 affs,
+                coll,
                 negated,
             },
-            Expr::Sub { kind, sub, lhs, aff, negated, outer_offset } => Expr::Sub {
+            Expr::Sub { kind, sub, lhs, aff, coll, negated, outer_offset } => Expr::Sub {
                 kind,
                 sub,
                 lhs: match lhs {
@@ -483,10 +506,11 @@ impl Expr {
                     None => None,
                 },
                 aff,
+                coll,
                 negated,
                 outer_offset,
             },
-            Expr::Case { operand, whens, else_, aff } => Expr::Case {
+            Expr::Case { operand, whens, else_, aff, coll } => Expr::Case {
                 operand: match operand {
                     Some(e) => Some(b(e, f)?),
                     None => None,
@@ -497,6 +521,7 @@ impl Expr {
                     None => None,
                 },
                 aff,
+                coll,
             },
             Expr::Call { func, args, coll } => Expr::Call {
                 func,
@@ -524,6 +549,24 @@ impl Expr {
             _ => {}
         });
         out
+    }
+
+    /// True if the expression or any part of it has an explicit COLLATE
+    /// (SQLite's `EP_Collate`): such a collation reaches past operators,
+    /// a column's declared one does not.
+    pub fn has_explicit_collation(&self) -> bool {
+        let mut found = false;
+        self.walk(&mut |e| found |= matches!(e, Expr::Collate(..)));
+        found
+    }
+
+    /// The expression under any `COLLATE` wrappers: what it computes,
+    /// whatever order it compares in.
+    pub fn without_collate(&self) -> &Expr {
+        match self {
+            Expr::Collate(e, _) => e.without_collate(),
+            e => e,
+        }
     }
 
     /// True if the expression contains a subquery.

@@ -148,6 +148,16 @@ impl Engine {
         }
     }
 
+    /// The committed schema, read in a read transaction of its own: for
+    /// tools that show it (the server's `GET /api/schema`). Nothing is
+    /// locked; a DDL statement committed later is not in it.
+    pub fn committed_schema(&self) -> Result<Arc<Schema>> {
+        let t = self.begin(false)?;
+        let schema = self.schema(&*t);
+        t.rollback();
+        schema
+    }
+
     pub fn session(&self) -> Session {
         Session {
             engine: self.clone(),

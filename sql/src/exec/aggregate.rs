@@ -1,4 +1,14 @@
 //! Grouping and aggregation (GROUP BY, aggregates over the whole input).
+//!
+//! SQLite's rules, kept in [`Group::step`]:
+//! - rows belong to the same group when their keys are equal under each
+//!   key's collation (`GROUP BY c` on a NOCASE column makes `'a'` and `'A'`
+//!   one group): keys are compared folded ([`Collation::fold`]);
+//! - an aggregate with `FILTER (WHERE …)` sees only the rows the filter
+//!   accepts;
+//! - the *bare row* — what the group's key columns and any bare column
+//!   read — is the group's first row, replaced by every row that strictly
+//!   improves the query's last `min()`/`max()` aggregate.
 
 use super::*;
 
@@ -10,19 +20,109 @@ use super::*;
 /// merge, by key, of two sorted sequences of complete groups.
 pub(super) struct AggregateOp {
     pub(super) input: Option<Box<dyn Operator>>,
-    pub(super) keys: Vec<Expr>,
-    pub(super) aggs: Vec<AggCall>,
+    pub(super) spec: Arc<Spec>,
     pub(super) always_one: bool,
     pub(super) width: usize,
     pub(super) out: AggOut,
 }
 
+/// What an aggregation computes: shared by the operator and the filter
+/// that folds rows of frozen groups.
+pub(super) struct Spec {
+    pub(super) keys: Vec<Expr>,
+    pub(super) key_colls: Vec<Collation>,
+    pub(super) aggs: Vec<AggCall>,
+    /// The aggregate whose improvements move the bare row.
+    pub(super) minmax: Option<usize>,
+}
+
+impl Spec {
+    /// The group key of `row`: its key values folded by their collations.
+    fn key(&self, row: &[Value], cx: &Context) -> Result<OrdKey> {
+        let mut k = Vec::with_capacity(self.keys.len());
+        for (e, c) in self.keys.iter().zip(&self.key_colls) {
+            k.push(c.fold_owned(e.eval(row, cx)?));
+        }
+        Ok(OrdKey(k))
+    }
+
+    fn fresh(&self) -> Result<Vec<vals::Aggregate>> {
+        self.aggs
+            .iter()
+            .map(|a| {
+                vals::Aggregate::new(&a.name, a.distinct, a.args.len())
+                    .map(|g| g.with_collation(a.coll))
+            })
+            .collect()
+    }
+
+    /// A new group starting with `row`.
+    fn start(&self, row: Row, cx: &Context) -> Result<Group> {
+        let mut g = Group { states: self.fresh()?, bare: Vec::new() };
+        g.step(self, row, cx)?;
+        Ok(g)
+    }
+}
+
+/// One group being aggregated.
+pub(super) struct Group {
+    pub(super) states: Vec<vals::Aggregate>,
+    /// The row bare columns read (empty before the first row).
+    pub(super) bare: Row,
+}
+
+impl Group {
+    /// Folds `row` into the group.
+    fn step(&mut self, spec: &Spec, row: Row, cx: &Context) -> Result<()> {
+        let mut improved = false;
+        let mut args = Vec::new();
+        for (i, (a, call)) in self.states.iter_mut().zip(&spec.aggs).enumerate() {
+            if let Some(f) = &call.filter
+                && !f.is_true(&row, cx)?
+            {
+                continue;
+            }
+            args.clear();
+            for e in &call.args {
+                args.push(e.eval(&row, cx)?);
+            }
+            if spec.minmax == Some(i) {
+                improved = a.step_improves(&args)?;
+            } else {
+                a.step(&args)?;
+            }
+        }
+        if self.bare.is_empty() || improved {
+            self.bare = row;
+        }
+        Ok(())
+    }
+
+    /// The output row: keys read from the bare row, then the aggregates,
+    /// then the bare row itself.
+    fn finish(mut self, spec: &Spec, width: usize, cx: &Context) -> Result<Row> {
+        if self.bare.is_empty() {
+            self.bare = vec![Value::Null; width];
+        }
+        let mut row = Vec::with_capacity(spec.keys.len() + spec.aggs.len() + self.bare.len());
+        for e in &spec.keys {
+            row.push(e.eval(&self.bare, cx)?);
+        }
+        for a in &mut self.states {
+            row.push(a.finish()?);
+        }
+        row.extend(self.bare);
+        Ok(row)
+    }
+}
+
 pub(super) struct AggOut {
-    pub(super) mem: std::iter::Peekable<std::vec::IntoIter<Row>>,
+    /// Finished groups held in memory, by key.
+    pub(super) mem: std::iter::Peekable<std::vec::IntoIter<(OrdKey, Row)>>,
     pub(super) sorted: Option<Box<sort::SortOp>>,
-    pub(super) cur: Option<Group>,
+    pub(super) cur: Option<(OrdKey, Group)>,
     /// The next complete group from the sorted stream.
-    pub(super) pending: Option<Row>,
+    pub(super) pending: Option<(OrdKey, Row)>,
 }
 
 impl AggOut {
@@ -31,11 +131,8 @@ impl AggOut {
     }
 }
 
-/// A group being aggregated: key, states, last input row.
-pub(super) type Group = (Vec<Value>, Vec<vals::Aggregate>, Row);
-
-/// Groups in key order: states and last input row.
-pub(super) type GroupMap = BTreeMap<OrdKey, (Vec<vals::Aggregate>, Row)>;
+/// Groups in key order.
+pub(super) type GroupMap = BTreeMap<OrdKey, Group>;
 
 /// Yields the rows of a spill file, evaluated lazily by the sort.
 pub(super) struct VecOp(std::vec::IntoIter<Row>, Option<Box<dyn Operator>>);
@@ -52,53 +149,19 @@ impl Operator for VecOp {
     }
 }
 
-pub(super) fn step_all(
-    aggs: &[AggCall],
-    states: &mut [vals::Aggregate],
-    r: &[Value],
-    cx: &Context,
-) -> Result<()> {
-    let mut args = Vec::new();
-    for (a, call) in states.iter_mut().zip(aggs) {
-        args.clear();
-        for e in &call.args {
-            args.push(e.eval(r, cx)?);
-        }
-        a.step(&args)?;
-    }
-    Ok(())
-}
-
-pub(super) fn fresh_states(aggs: &[AggCall]) -> Result<Vec<vals::Aggregate>> {
-    aggs.iter().map(|a| vals::Aggregate::new(&a.name, a.distinct, a.args.len())).collect()
-}
-
-pub(super) fn finish_group(
-    key: Vec<Value>,
-    mut states: Vec<vals::Aggregate>,
-    last: Row,
-) -> Result<Row> {
-    let mut row = key;
-    for a in &mut states {
-        row.push(a.finish()?);
-    }
-    row.extend(last);
-    Ok(row)
-}
-
 impl AggregateOp {
     fn run(&mut self, cx: &Context) -> Result<()> {
         let Some(mut input) = self.input.take() else { return Ok(()) };
+        let spec = self.spec.clone();
         let mut groups: GroupMap = BTreeMap::new();
         let mut size = 0;
         // Rows of groups first seen after the map was frozen.
         let mut spill: Option<Vec<Row>> = None;
-        let per_group = 64 + 64 * self.aggs.len();
+        let per_group = 64 + 64 * spec.aggs.len();
         while let Some(r) = input.next(cx)? {
-            let k = OrdKey(self.keys.iter().map(|e| e.eval(&r, cx)).collect::<Result<_>>()?);
+            let k = spec.key(&r, cx)?;
             if let Some(g) = groups.get_mut(&k) {
-                step_all(&self.aggs, &mut g.0, &r, cx)?;
-                g.1 = r;
+                g.step(&spec, r, cx)?;
                 continue;
             }
             if let Some(sp) = &mut spill {
@@ -112,10 +175,9 @@ impl AggregateOp {
             size += per_group
                 + k.0.iter().map(sort::approx_size).sum::<usize>()
                 + r.iter().map(sort::approx_size).sum::<usize>();
-            let mut st = fresh_states(&self.aggs)?;
-            step_all(&self.aggs, &mut st, &r, cx)?;
-            groups.insert(k, (st, r));
-            if size > cx.budget && !self.keys.is_empty() {
+            let g = spec.start(r, cx)?;
+            groups.insert(k, g);
+            if size > cx.budget && !spec.keys.is_empty() {
                 spill = Some(Vec::new());
             }
         }
@@ -125,19 +187,18 @@ impl AggregateOp {
                 // The rest of the input: rows of frozen groups fold here as
                 // they pass; the others go on to the sort.
                 let shared = Arc::new(parking_lot::Mutex::new(std::mem::take(&mut groups)));
-                let rest = FoldFilter {
-                    input,
-                    groups: shared.clone(),
-                    keys: self.keys.clone(),
-                    aggs: self.aggs.clone(),
-                };
-                let keys = self
+                let rest = FoldFilter { input, groups: shared.clone(), spec: spec.clone() };
+                // Sorted by the folded keys (each under its collation); the
+                // sort is stable, so a group's rows keep their input order
+                // and its first row stays first.
+                let keys = spec
                     .keys
                     .iter()
-                    .map(|e| SortKey {
+                    .zip(&spec.key_colls)
+                    .map(|(e, c)| SortKey {
                         expr: e.clone(),
                         desc: false,
-                        coll: Collation::Binary,
+                        coll: *c,
                         nulls_first: true,
                     })
                     .collect();
@@ -151,42 +212,38 @@ impl AggregateOp {
             }
         };
         if groups.is_empty() && self.always_one && sorted.is_none() {
-            groups.insert(
-                OrdKey(Vec::new()),
-                (fresh_states(&self.aggs)?, vec![Value::Null; self.width]),
-            );
+            groups.insert(OrdKey(Vec::new()), Group { states: spec.fresh()?, bare: Vec::new() });
         }
         let mut out = Vec::with_capacity(groups.len());
-        for (k, (aggs, last)) in groups {
-            out.push(finish_group(k.0, aggs, last)?);
+        for (k, g) in groups {
+            out.push((k, g.finish(&spec, self.width, cx)?));
         }
         self.out = AggOut { mem: out.into_iter().peekable(), sorted, cur: None, pending: None };
         Ok(())
     }
 
     /// The next complete group of the sorted stream.
-    fn next_stream_group(&mut self, cx: &Context) -> Result<Option<Row>> {
+    fn next_stream_group(&mut self, cx: &Context) -> Result<Option<(OrdKey, Row)>> {
         let Some(sorted) = &mut self.out.sorted else { return Ok(None) };
+        let spec = &self.spec;
         let cur = &mut self.out.cur;
         loop {
             let Some(r) = sorted.next(cx)? else {
                 return match cur.take() {
-                    Some((k, st, last)) => finish_group(k, st, last).map(Some),
+                    Some((k, g)) => Ok(Some((k, g.finish(spec, self.width, cx)?))),
                     None => Ok(None),
                 };
             };
-            let k: Vec<Value> = self.keys.iter().map(|e| e.eval(&r, cx)).collect::<Result<_>>()?;
-            if let Some(c) = cur.as_mut()
-                && cmp_key(&c.0, &k) == Ordering::Equal
+            let k = spec.key(&r, cx)?;
+            if let Some((ck, g)) = cur.as_mut()
+                && *ck == k
             {
-                step_all(&self.aggs, &mut c.1, &r, cx)?;
-                c.2 = r;
+                g.step(spec, r, cx)?;
                 continue;
             }
-            let mut states = fresh_states(&self.aggs)?;
-            step_all(&self.aggs, &mut states, &r, cx)?;
-            if let Some((pk, pst, plast)) = cur.replace((k, states, r)) {
-                return finish_group(pk, pst, plast).map(Some);
+            let g = spec.start(r, cx)?;
+            if let Some((pk, pg)) = cur.replace((k, g)) {
+                return Ok(Some((pk, pg.finish(spec, self.width, cx)?)));
             }
         }
     }
@@ -196,19 +253,15 @@ impl AggregateOp {
 pub(super) struct FoldFilter {
     pub(super) input: Box<dyn Operator>,
     pub(super) groups: Arc<parking_lot::Mutex<GroupMap>>,
-    pub(super) keys: Vec<Expr>,
-    pub(super) aggs: Vec<AggCall>,
+    pub(super) spec: Arc<Spec>,
 }
 
 impl Operator for FoldFilter {
     fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
         while let Some(r) = self.input.next(cx)? {
-            let k = OrdKey(self.keys.iter().map(|e| e.eval(&r, cx)).collect::<Result<_>>()?);
+            let k = self.spec.key(&r, cx)?;
             match self.groups.lock().get_mut(&k) {
-                Some(g) => {
-                    step_all(&self.aggs, &mut g.0, &r, cx)?;
-                    g.1 = r;
-                }
+                Some(g) => g.step(&self.spec, r, cx)?,
                 None => return Ok(Some(r)),
             }
         }
@@ -225,15 +278,14 @@ impl Operator for AggregateOp {
                 self.out.sorted = None;
             }
         }
-        let nk = self.keys.len();
         let take_mem = match (self.out.mem.peek(), &self.out.pending) {
-            (Some(m), Some(p)) => cmp_key(&m[..nk], &p[..nk]) == Ordering::Less,
+            (Some(m), Some(p)) => m.0 < p.0,
             (Some(_), None) => true,
             (None, _) => false,
         };
         if take_mem {
-            return Ok(self.out.mem.next());
+            return Ok(self.out.mem.next().map(|g| g.1));
         }
-        Ok(self.out.pending.take())
+        Ok(self.out.pending.take().map(|g| g.1))
     }
 }

@@ -3,31 +3,6 @@
 
 use super::*;
 
-/// A hash key: equal under SQLite comparison ⇔ equal keys (1 and 1.0 too).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub(super) enum HKey {
-    Int(i64),
-    Real(u64),
-    Text(String),
-    Blob(Vec<u8>),
-}
-
-pub(super) fn hkey(v: Value) -> Option<HKey> {
-    Some(match v {
-        Value::Null => return None,
-        Value::Integer(i) => HKey::Int(i),
-        Value::Real(f) => {
-            if f.fract() == 0.0 && (-9.2e18..=9.2e18).contains(&f) && (f as i64) as f64 == f {
-                HKey::Int(f as i64)
-            } else {
-                HKey::Real(f.to_bits())
-            }
-        }
-        Value::Text(s) => HKey::Text(s),
-        Value::Blob(b) => HKey::Blob(b),
-    })
-}
-
 pub(super) fn conv(v: Value, aff: Option<Affinity>) -> Value {
     match aff {
         Some(a) => a.apply(v),
@@ -41,10 +16,12 @@ pub(super) struct JoinOp {
     pub(super) right: Option<Box<dyn Operator>>,
     pub(super) offset: usize,
     pub(super) kind: JoinKind,
-    pub(super) keys: Vec<(Expr, Expr, Option<Affinity>)>,
+    pub(super) keys: Vec<JoinKey>,
     pub(super) on: Option<Expr>,
     pub(super) rows: Vec<Row>,
-    pub(super) hash: HashMap<Vec<HKey>, Vec<usize>>,
+    /// Build rows by key: keys are folded values, whose `Eq` and `Hash`
+    /// are SQLite's equality (see `Value`).
+    pub(super) hash: HashMap<Vec<Value>, Vec<usize>>,
     pub(super) cur: Option<Row>,
     pub(super) cands: Vec<usize>,
     pub(super) pos: usize,
@@ -57,7 +34,7 @@ pub(super) struct JoinOp {
 /// Partitions of a spilled hash join.
 pub(super) const PARTITIONS: usize = 16;
 
-pub(super) fn partition_of(k: &[HKey]) -> usize {
+pub(super) fn partition_of(k: &[Value]) -> usize {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
     k.hash(&mut h);
@@ -67,13 +44,13 @@ pub(super) fn partition_of(k: &[HKey]) -> usize {
 impl JoinOp {
     /// The hash key of a row on one side; `None` if a part is NULL (such
     /// a row matches nothing).
-    fn key_of(&self, r: &[Value], left: bool, cx: &Context) -> Result<Option<Vec<HKey>>> {
+    fn key_of(&self, r: &[Value], left: bool, cx: &Context) -> Result<Option<Vec<Value>>> {
         let mut k = Vec::with_capacity(self.keys.len());
-        for (le, re, aff) in &self.keys {
-            let e = if left { le } else { re };
-            match hkey(conv(e.eval(r, cx)?, *aff)) {
-                Some(h) => k.push(h),
-                None => return Ok(None),
+        for key in &self.keys {
+            let e = if left { &key.left } else { &key.right };
+            match conv(e.eval(r, cx)?, key.aff) {
+                Value::Null => return Ok(None),
+                v => k.push(key.coll.fold_owned(v)),
             }
         }
         Ok(Some(k))

@@ -38,7 +38,7 @@ use std::sync::Arc;
 use crate::catalog::TableDef;
 use crate::expr::Expr;
 use crate::func::StatementEnv;
-use crate::planner::{Access, AggCall, JoinKind, Node, SetOp, SortKey, SubPlan};
+use crate::planner::{Access, AggCall, JoinKey, JoinKind, Node, SetOp, SortKey, SubPlan};
 use crate::storage::{IndexCursor, KeyRange, Row, RowCursor, RowStore, cmp_key};
 use crate::value::Value;
 use crate::{Error, Result};
@@ -189,14 +189,20 @@ pub fn build(node: &Node) -> Box<dyn Operator> {
         Node::Project { input, exprs } => {
             Box::new(ProjectOp { input: build(input), exprs: exprs.clone(), moves: moves(exprs) })
         }
-        Node::Aggregate { input, keys, aggs, always_one, width } => Box::new(AggregateOp {
-            input: Some(build(input)),
-            keys: keys.clone(),
-            aggs: aggs.clone(),
-            always_one: *always_one,
-            width: *width,
-            out: AggOut::empty(),
-        }),
+        Node::Aggregate { input, keys, key_colls, aggs, minmax, always_one, width } => {
+            Box::new(AggregateOp {
+                input: Some(build(input)),
+                spec: Arc::new(Spec {
+                    keys: keys.clone(),
+                    key_colls: key_colls.clone(),
+                    aggs: aggs.clone(),
+                    minmax: *minmax,
+                }),
+                always_one: *always_one,
+                width: *width,
+                out: AggOut::empty(),
+            })
+        }
         Node::Sort { input, keys } => Box::new(sort::SortOp::new(build(input), keys.clone())),
         Node::Limit { input, limit, offset } => Box::new(LimitOp {
             input: build(input),
@@ -204,9 +210,12 @@ pub fn build(node: &Node) -> Box<dyn Operator> {
             offset: offset.clone(),
             state: None,
         }),
-        Node::Distinct { input, ncols } => {
-            Box::new(DistinctOp { input: build(input), ncols: *ncols, seen: BTreeSet::new() })
-        }
+        Node::Distinct { input, ncols, colls } => Box::new(DistinctOp {
+            input: build(input),
+            ncols: *ncols,
+            colls: colls.clone(),
+            seen: BTreeSet::new(),
+        }),
         Node::Recursive { id, init, step, distinct, order, limit, offset, .. } => {
             Box::new(recursive::RecursiveOp::new(
                 *id,
@@ -219,10 +228,11 @@ pub fn build(node: &Node) -> Box<dyn Operator> {
             ))
         }
         Node::WorkingRow { id, .. } => Box::new(recursive::WorkingRowOp::new(*id)),
-        Node::SetOp { op, left, right } => Box::new(SetOpOp {
+        Node::SetOp { op, left, right, colls } => Box::new(SetOpOp {
             op: *op,
             left: Some(build(left)),
             right: Some(build(right)),
+            colls: colls.clone(),
             out: None,
         }),
     }

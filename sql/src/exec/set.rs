@@ -1,18 +1,35 @@
 //! DISTINCT and compound selects (UNION, UNION ALL, EXCEPT, INTERSECT).
+//!
+//! Rows are compared column by column under each column's collation
+//! (folded keys, [`Collation::fold`]). Which of two equal rows is shown
+//! follows SQLite 3.54 (measured): within one side the first; for UNION a
+//! right-side row replaces an equal left-side one; INTERSECT and EXCEPT
+//! show the left side's. DISTINCT keeps the first.
 
 use super::*;
+
+/// The row's first `n` values folded by `colls`: equal keys are equal rows.
+fn folded(row: &[Value], n: usize, colls: &[Collation]) -> OrdKey {
+    OrdKey(
+        row[..n.min(row.len())]
+            .iter()
+            .enumerate()
+            .map(|(i, v)| colls.get(i).copied().unwrap_or_default().fold(v).into_owned())
+            .collect(),
+    )
+}
 
 pub(super) struct DistinctOp {
     pub(super) input: Box<dyn Operator>,
     pub(super) ncols: usize,
+    pub(super) colls: Vec<Collation>,
     pub(super) seen: BTreeSet<OrdKey>,
 }
 
 impl Operator for DistinctOp {
     fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
         while let Some(r) = self.input.next(cx)? {
-            let k = OrdKey(r[..self.ncols.min(r.len())].to_vec());
-            if self.seen.insert(k) {
+            if self.seen.insert(folded(&r, self.ncols, &self.colls)) {
                 return Ok(Some(r));
             }
         }
@@ -24,15 +41,21 @@ pub(super) struct SetOpOp {
     pub(super) op: SetOp,
     pub(super) left: Option<Box<dyn Operator>>,
     pub(super) right: Option<Box<dyn Operator>>,
+    pub(super) colls: Vec<Collation>,
     pub(super) out: Option<std::vec::IntoIter<Row>>,
 }
 
-pub(super) fn drain(op: &mut dyn Operator, cx: &Context) -> Result<BTreeSet<OrdKey>> {
-    let mut s = BTreeSet::new();
+/// The first row of `op` for each folded key.
+fn drain(
+    op: &mut dyn Operator,
+    colls: &[Collation],
+    into: &mut BTreeMap<OrdKey, Row>,
+    cx: &Context,
+) -> Result<()> {
     while let Some(r) = op.next(cx)? {
-        s.insert(OrdKey(r));
+        into.entry(folded(&r, r.len(), colls)).or_insert(r);
     }
-    Ok(s)
+    Ok(())
 }
 
 impl Operator for SetOpOp {
@@ -52,12 +75,21 @@ impl Operator for SetOpOp {
         if self.out.is_none() {
             let mut l = self.left.take().expect("not yet run");
             let mut r = self.right.take().expect("not yet run");
-            let a = drain(l.as_mut(), cx)?;
-            let b = drain(r.as_mut(), cx)?;
+            let mut a = BTreeMap::new();
+            drain(l.as_mut(), &self.colls, &mut a, cx)?;
             let rows: Vec<Row> = match self.op {
-                SetOp::Union => a.union(&b).map(|k| k.0.clone()).collect(),
-                SetOp::Except => a.difference(&b).map(|k| k.0.clone()).collect(),
-                SetOp::Intersect => a.intersection(&b).map(|k| k.0.clone()).collect(),
+                SetOp::Union => {
+                    let mut b = BTreeMap::new();
+                    drain(r.as_mut(), &self.colls, &mut b, cx)?;
+                    a.extend(b);
+                    a.into_values().collect()
+                }
+                SetOp::Except | SetOp::Intersect => {
+                    let mut b = BTreeMap::new();
+                    drain(r.as_mut(), &self.colls, &mut b, cx)?;
+                    let keep = self.op == SetOp::Intersect;
+                    a.into_iter().filter(|(k, _)| b.contains_key(k) == keep).map(|e| e.1).collect()
+                }
                 SetOp::UnionAll => unreachable!("handled above"),
             };
             self.out = Some(rows.into_iter());

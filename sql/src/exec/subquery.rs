@@ -56,6 +56,7 @@ pub fn subquery_in(
     cx: &Context,
     x: Value,
     aff: Option<Affinity>,
+    coll: Collation,
 ) -> Result<Option<bool>> {
     let set = match cached(cx, sub) {
         Some(Cached::In(s)) => s,
@@ -69,7 +70,7 @@ pub fn subquery_in(
                 if matches!(v, Value::Null) {
                     has_null = true;
                 } else {
-                    set.insert(OrdKey(vec![v]));
+                    set.insert(OrdKey(vec![coll.fold_owned(v)]));
                 }
             }
             let s = Arc::new(InSet { set, has_null });
@@ -80,7 +81,7 @@ pub fn subquery_in(
     if set.set.is_empty() && !set.has_null {
         return Ok(Some(false));
     }
-    let x = conv(x, aff);
+    let x = coll.fold_owned(conv(x, aff));
     if matches!(x, Value::Null) {
         return Ok(None);
     }

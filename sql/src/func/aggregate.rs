@@ -25,16 +25,6 @@ pub struct Aggregate {
     coll: Collation,
 }
 
-/// A value that is equal under BINARY exactly when `v` is equal under
-/// `coll` (case-folded for NOCASE, trailing spaces cut for RTRIM).
-fn key(v: &Value, coll: Collation) -> Value {
-    match (v, coll) {
-        (Value::Text(s), Collation::NoCase) => Value::Text(s.to_ascii_lowercase()),
-        (Value::Text(s), Collation::RTrim) => Value::Text(s.trim_end_matches(' ').to_owned()),
-        _ => v.clone(),
-    }
-}
-
 #[derive(Debug, Clone)]
 enum Kind {
     CountStar(i64),
@@ -184,6 +174,13 @@ impl Aggregate {
 
     /// Feeds one row's argument values.
     pub fn step(&mut self, args: &[Value]) -> Result<()> {
+        self.step_improves(args).map(|_| ())
+    }
+
+    /// [`Aggregate::step`], answering whether a `min`/`max` took a new best
+    /// value (its first non-NULL one included): SQLite's bare columns
+    /// follow that row. False for every other aggregate.
+    pub fn step_improves(&mut self, args: &[Value]) -> Result<bool> {
         if args.len() != self.nargs {
             return crate::errinput!(
                 "aggregate expects {} argument(s), got {}",
@@ -193,8 +190,8 @@ impl Aggregate {
         }
         if let Some(seen) = &mut self.seen {
             // NULLs are ignored by every one-argument aggregate anyway.
-            if args[0].is_null() || !seen.insert(key(&args[0], self.coll)) {
-                return Ok(());
+            if args[0].is_null() || !seen.insert(self.coll.fold(&args[0]).into_owned()) {
+                return Ok(false);
             }
         }
         match &mut self.kind {
@@ -208,7 +205,7 @@ impl Aggregate {
             Kind::MinMax { best, max } => {
                 let v = &args[0];
                 if v.is_null() {
-                    return Ok(());
+                    return Ok(false);
                 }
                 let replace = match best {
                     None => true,
@@ -220,11 +217,12 @@ impl Aggregate {
                 if replace {
                     *best = Some(v.clone());
                 }
+                return Ok(replace);
             }
             Kind::GroupConcat { acc } => {
                 let v = &args[0];
                 if v.is_null() {
-                    return Ok(());
+                    return Ok(false);
                 }
                 match acc {
                     None => *acc = Some(Vec::new()),
@@ -244,7 +242,7 @@ impl Aggregate {
                 }
             }
         }
-        Ok(())
+        Ok(false)
     }
 
     /// The aggregate's result for the rows stepped so far. Does not reset.

@@ -42,7 +42,7 @@ pub(super) fn analyse(c: &Expr) -> Option<(usize, Pred, Option<Affinity>)> {
             };
             Some((col, p, *aff))
         }
-        Expr::InList { expr, list, affs, negated: false } => {
+        Expr::InList { expr, list, affs, coll: Collation::Binary, negated: false } => {
             let Expr::Column(k) = expr.as_ref() else { return None };
             if !list.iter().all(Expr::is_row_free) || affs.windows(2).any(|w| w[0] != w[1]) {
                 return None;

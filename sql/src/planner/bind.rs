@@ -275,19 +275,34 @@ impl<'a> Binder<'a> {
                 self.column_meta(n.checked_sub(1 + depth)?, *index).and_then(|m| m.0)
             }
             Expr::Cast(_, a) => Some(*a),
+            // COLLATE keeps its operand's affinity; a scalar subquery has
+            // its column's.
+            Expr::Collate(e, _) => self.aff(e),
+            Expr::Sub { kind: SubKind::Scalar, aff, .. } => *aff,
             _ => None,
         }
     }
 
-    fn coll_of(&self, ast_e: &ast::Expr, e: &Expr) -> Option<Collation> {
-        if let ast::Expr::Collate { collation, .. } = ast_e {
-            return object_name(collation).ok().map(|n| match n.to_ascii_lowercase().as_str() {
-                "nocase" => Collation::NoCase,
-                "rtrim" => Collation::RTrim,
-                _ => Collation::Binary,
-            });
+    /// The collation of a bound expression, by SQLite's rule
+    /// (`sqlite3ExprCollSeq`): an explicit COLLATE, a column's declared
+    /// collation, through CAST and unary `+`; past any other operator only
+    /// an explicit COLLATE inside it counts (the left-most).
+    pub fn collation(&self, e: &Expr) -> Option<Collation> {
+        match e {
+            Expr::Collate(_, c) => Some(*c),
+            Expr::Column(_) | Expr::Outer { .. } => self.column_coll(e),
+            Expr::Cast(inner, _) | Expr::Identity(inner) => self.collation(inner),
+            e if e.has_explicit_collation() => {
+                let mut found = None;
+                e.for_each_child(&mut |c| {
+                    if found.is_none() && c.has_explicit_collation() {
+                        found = self.collation(c);
+                    }
+                });
+                found
+            }
+            _ => None,
         }
-        self.column_coll(e)
     }
 
     /// The declared collation of a bound column reference (`None` for
@@ -303,17 +318,18 @@ impl<'a> Binder<'a> {
         }
     }
 
-    /// The collation of a comparison: explicit COLLATE wins, then the left
-    /// column's, then the right column's.
-    pub fn comparison_coll(&self, la: &ast::Expr, l: &Expr, ra: &ast::Expr, r: &Expr) -> Collation {
-        let explicit = |a: &ast::Expr| matches!(a, ast::Expr::Collate { .. });
-        if explicit(la) {
-            return self.coll_of(la, l).unwrap_or(Collation::Binary);
-        }
-        if explicit(ra) {
-            return self.coll_of(ra, r).unwrap_or(Collation::Binary);
-        }
-        self.coll_of(la, l).or_else(|| self.coll_of(ra, r)).unwrap_or(Collation::Binary)
+    /// The collation of a comparison (`sqlite3BinaryCompareCollSeq`): an
+    /// explicit COLLATE on the left, then on the right, then the left
+    /// operand's collation, then the right one's; else BINARY.
+    pub fn comparison_coll(&self, l: &Expr, r: &Expr) -> Collation {
+        let c = if l.has_explicit_collation() {
+            self.collation(l)
+        } else if r.has_explicit_collation() {
+            self.collation(r)
+        } else {
+            self.collation(l).or_else(|| self.collation(r))
+        };
+        c.unwrap_or(Collation::Binary)
     }
 
     pub fn bind_expr(&mut self, e: &ast::Expr) -> Result<Expr> {
@@ -363,7 +379,13 @@ impl<'a> Binder<'a> {
                 // A parenthesised column keeps its affinity in SQLite.
                 x
             }
-            A::Collate { expr, .. } => self.bind_expr(expr)?,
+            A::Collate { expr, collation } => {
+                let name = object_name(collation)?;
+                let c = Collation::from_name(&name).ok_or_else(|| {
+                    Error::InvalidInput(format!("no such collation sequence: {name}"))
+                })?;
+                Expr::Collate(Box::new(self.bind_expr(expr)?), c)
+            }
             A::UnaryOp { op, expr } => {
                 use ast::UnaryOperator as U;
                 if let (U::Minus, A::Value(v)) = (op, expr.as_ref())
@@ -407,14 +429,14 @@ impl<'a> Binder<'a> {
                 let negated = matches!(e, A::IsDistinctFrom(..));
                 let (le, re) = (self.bind_expr(l)?, self.bind_expr(r)?);
                 let aff = vals::comparison_affinity(self.aff(&le), self.aff(&re));
-                let coll = self.comparison_coll(l, &le, r, &re);
+                let coll = self.comparison_coll(&le, &re);
                 Expr::Is { l: Box::new(le), r: Box::new(re), negated, aff, coll }
             }
             A::Between { expr, negated, low, high } => {
                 let x = self.bind_expr(expr)?;
                 let lo = self.bind_expr(low)?;
                 let hi = self.bind_expr(high)?;
-                let coll = self.comparison_coll(expr, &x, low, &lo);
+                let coll = self.comparison_coll(&x, &lo);
                 let a1 = vals::comparison_affinity(self.aff(&x), self.aff(&lo));
                 let a2 = vals::comparison_affinity(self.aff(&x), self.aff(&hi));
                 let both = Expr::And(
@@ -455,7 +477,8 @@ impl<'a> Binder<'a> {
                     affs.push(vals::comparison_affinity(xa, self.aff(&b)));
                     items.push(b);
                 }
-                Expr::InList { expr: Box::new(x), list: items, affs, negated: *negated }
+                let coll = self.collation(&x).unwrap_or(Collation::Binary);
+                Expr::InList { expr: Box::new(x), list: items, affs, coll, negated: *negated }
             }
             A::In { expr, target: ast::InTarget::Table { name, args: None }, negated, .. } => {
                 // SQLite: `x IN t` means `x IN (SELECT * FROM t)`.
@@ -470,7 +493,7 @@ impl<'a> Binder<'a> {
             }
             A::In { expr, target: ast::InTarget::Subquery(subquery), negated, .. } => {
                 let x = self.bind_expr(expr)?;
-                let (sub, saff) = self.bind_subquery(subquery)?;
+                let (sub, saff, scoll) = self.bind_subquery(subquery)?;
                 if sub.ncols != 1 {
                     return Err(Error::InvalidInput(format!(
                         "sub-select returns {} columns - expected 1",
@@ -478,28 +501,38 @@ impl<'a> Binder<'a> {
                     )));
                 }
                 let aff = vals::comparison_affinity(self.aff(&x), saff);
+                // As `x = column`: the left's explicit collation, the
+                // subquery column's explicit one, then either's own.
+                let coll = if x.has_explicit_collation() {
+                    self.collation(&x)
+                } else {
+                    scoll.or_else(|| self.collation(&x))
+                }
+                .unwrap_or(Collation::Binary);
                 Expr::Sub {
                     kind: SubKind::In,
                     sub,
                     lhs: Some(Box::new(x)),
                     aff,
+                    coll,
                     negated: *negated,
                     outer_offset: 0,
                 }
             }
             A::Exists { subquery, negated } => {
-                let (sub, _) = self.bind_subquery(subquery)?;
+                let (sub, ..) = self.bind_subquery(subquery)?;
                 Expr::Sub {
                     kind: SubKind::Exists,
                     sub,
                     lhs: None,
                     aff: None,
+                    coll: Collation::Binary,
                     negated: *negated,
                     outer_offset: 0,
                 }
             }
             A::Subquery(q) => {
-                let (sub, _) = self.bind_subquery(q)?;
+                let (sub, saff, _) = self.bind_subquery(q)?;
                 if sub.ncols != 1 {
                     return Err(Error::InvalidInput(format!(
                         "sub-select returns {} columns - expected 1",
@@ -510,7 +543,8 @@ impl<'a> Binder<'a> {
                     kind: SubKind::Scalar,
                     sub,
                     lhs: None,
-                    aff: None,
+                    aff: saff,
+                    coll: Collation::Binary,
                     negated: false,
                     outer_offset: 0,
                 }
@@ -533,7 +567,22 @@ impl<'a> Binder<'a> {
                     Some(e) => Some(Box::new(self.bind_expr(e)?)),
                     None => None,
                 };
-                Expr::Case { operand: op.map(Box::new), whens, else_, aff }
+                // `operand = when` for each WHEN; one collation serves them
+                // all: an explicit one on the operand, else on a WHEN value,
+                // else the operand's or the first WHEN value's own.
+                let coll = op.as_ref().map_or(Collation::Binary, |o| {
+                    let first = whens.first().map(|w| &w.0);
+                    let explicit_when = whens.iter().find(|w| w.0.has_explicit_collation());
+                    match (o.has_explicit_collation(), explicit_when) {
+                        (true, _) => self.collation(o),
+                        (false, Some(w)) => self.collation(&w.0),
+                        (false, None) => {
+                            self.collation(o).or_else(|| first.and_then(|w| self.collation(w)))
+                        }
+                    }
+                    .unwrap_or(Collation::Binary)
+                });
+                Expr::Case { operand: op.map(Box::new), whens, else_, aff, coll }
             }
             A::Cast { expr, data_type, .. } => {
                 let aff = Affinity::from_declared_type(Some(&data_type.to_string()));
@@ -548,10 +597,7 @@ impl<'a> Binder<'a> {
                 if let Some(f) = substring_for {
                     args.push(self.bind_expr(f)?);
                 }
-                let mut asts = vec![expr.as_ref()];
-                asts.extend(substring_from.as_deref());
-                asts.extend(substring_for.as_deref());
-                self.call("substr", &asts, args)?
+                self.call("substr", args)?
             }
             // `trim(x)`, `trim(x, chars)` (parsed as trim_characters) and
             // the standard `TRIM([LEADING|TRAILING|BOTH] [chars FROM] x)`.
@@ -568,7 +614,7 @@ impl<'a> Binder<'a> {
                 for a in &asts {
                     args.push(self.bind_expr(a)?);
                 }
-                self.call(name, &asts, args)?
+                self.call(name, args)?
             }
             _ => return Err(Error::Unsupported(format!("expression {e}"))),
         })
@@ -586,7 +632,7 @@ impl<'a> Binder<'a> {
         let arith = |o: ArithOp, l: Expr, r: Expr| Expr::Arith(o, Box::new(l), Box::new(r));
         let cmp = |this: &Self, op: CmpOp, l: Expr, r: Expr| {
             let aff = vals::comparison_affinity(this.aff(&l), this.aff(&r));
-            let coll = this.comparison_coll(left, &l, right, &r);
+            let coll = this.comparison_coll(&l, &r);
             Expr::Cmp { op, l: Box::new(l), r: Box::new(r), aff, coll }
         };
         Ok(match op {
@@ -610,7 +656,7 @@ impl<'a> Binder<'a> {
             B::Or => Expr::Or(Box::new(l), Box::new(r)),
             B::Is | B::IsNot => {
                 let aff = vals::comparison_affinity(self.aff(&l), self.aff(&r));
-                let coll = self.comparison_coll(left, &l, right, &r);
+                let coll = self.comparison_coll(&l, &r);
                 Expr::Is { l: Box::new(l), r: Box::new(r), negated: *op == B::IsNot, aff, coll }
             }
             B::Glob => Expr::Glob { expr: Box::new(l), pattern: Box::new(r), negated: false },
@@ -664,12 +710,23 @@ impl<'a> Binder<'a> {
         if f.over.is_some() {
             return Err(Error::Unsupported("window functions".into()));
         }
+        if !f.within_group.is_empty() || f.null_treatment.is_some() || f.uses_odbc_syntax {
+            return Err(Error::Unsupported(format!("this form of a call to {name}()")));
+        }
+        if !matches!(f.parameters, ast::FunctionArguments::None) {
+            return Err(Error::Unsupported(format!("parameters of {name}()")));
+        }
         let (distinct, args) = match &f.args {
             ast::FunctionArguments::None => (false, Vec::new()),
-            ast::FunctionArguments::List(l) => (
-                matches!(l.duplicate_treatment, Some(ast::DuplicateTreatment::Distinct)),
-                l.args.clone(),
-            ),
+            ast::FunctionArguments::List(l) => {
+                if let Some(c) = l.clauses.first() {
+                    return Err(Error::Unsupported(format!("{c} in the arguments of {name}()")));
+                }
+                (
+                    matches!(l.duplicate_treatment, Some(ast::DuplicateTreatment::Distinct)),
+                    l.args.clone(),
+                )
+            }
             ast::FunctionArguments::Subquery(_) => {
                 return Err(Error::Unsupported(format!("function {name} over a subquery")));
             }
@@ -697,6 +754,7 @@ impl<'a> Binder<'a> {
             };
             let asts = if star { Vec::new() } else { arg_exprs(&args)? };
             let mut bound = Vec::new();
+            let mut filter = None;
             let mut err = None;
             for a in &asts {
                 match self.bind_expr(a) {
@@ -707,8 +765,19 @@ impl<'a> Binder<'a> {
                     }
                 }
             }
+            // FILTER (WHERE …) is bound like the arguments: over the input
+            // row, no aggregates inside.
+            if err.is_none()
+                && let Some(fl) = &f.filter
+            {
+                match self.bind_expr(fl) {
+                    Ok(b) => filter = Some(b),
+                    Err(e) => err = Some(e),
+                }
+            }
+            let coll = bound.first().and_then(|a| self.collation(a)).unwrap_or(Collation::Binary);
             let j = saved.len();
-            saved.push(AggCall { name: name.clone(), distinct, args: bound });
+            saved.push(AggCall { name: name.clone(), distinct, args: bound, filter, coll });
             self.aggs = Some(saved);
             if let Some(e) = err {
                 return Err(e);
@@ -716,6 +785,16 @@ impl<'a> Binder<'a> {
             // Validate the name and arity now, not at run time.
             vals::Aggregate::new(&name, distinct, asts.len())?;
             return Ok(Expr::Agg(j));
+        }
+        if f.filter.is_some() {
+            return Err(Error::InvalidInput(format!(
+                "FILTER may not be used with non-aggregate {name}()"
+            )));
+        }
+        if distinct {
+            return Err(Error::InvalidInput(format!(
+                "DISTINCT aggregates must have exactly one argument: {name}() is not an aggregate"
+            )));
         }
         let asts = arg_exprs(&args)?;
         let mut bound = Vec::new();
@@ -735,31 +814,26 @@ impl<'a> Binder<'a> {
                 let expr = Box::new(it.next().expect("2 args"));
                 Expr::Glob { expr, pattern, negated: false }
             }
-            _ => {
-                let refs: Vec<&ast::Expr> = asts.iter().collect();
-                self.call(&name, &refs, bound)?
-            }
+            _ => self.call(&name, bound)?,
         })
     }
 
-    /// A call of the scalar function `name` on bound `args` (their ASTs in
-    /// `asts`): resolved now, so an unknown name or a wrong argument count
+    /// A call of the scalar function `name` on bound `args`: resolved now, so an unknown name or a wrong argument count
     /// fails when the statement is prepared. The call's collation is that
     /// of the left-most argument with one (SQLite's rule for `min`, `max`
     /// and `nullif`).
-    fn call(&self, name: &str, asts: &[&ast::Expr], args: Vec<Expr>) -> Result<Expr> {
+    fn call(&self, name: &str, args: Vec<Expr>) -> Result<Expr> {
         let func = crate::func::Func::resolve(name, args.len())?;
-        let coll = asts
-            .iter()
-            .zip(&args)
-            .find_map(|(a, e)| self.coll_of(a, e))
-            .unwrap_or(Collation::Binary);
+        let coll = args.iter().find_map(|e| self.collation(e)).unwrap_or(Collation::Binary);
         Ok(Expr::Call { func, args, coll })
     }
 
-    /// Plans a subquery one level down; returns it and its first column's
-    /// affinity.
-    pub fn bind_subquery(&mut self, q: &ast::Query) -> Result<(Arc<SubPlan>, Option<Affinity>)> {
+    /// Plans a subquery one level down; returns it, its first column's
+    /// affinity and collation.
+    pub fn bind_subquery(
+        &mut self,
+        q: &ast::Query,
+    ) -> Result<(Arc<SubPlan>, Option<Affinity>, Option<Collation>)> {
         let depth = self.scopes.len();
         self.levels.truncate(depth);
         let saved_aggs = self.aggs.take();
@@ -773,6 +847,7 @@ impl<'a> Binder<'a> {
         let id = self.next_sub;
         self.next_sub += 1;
         let aff = plan.affinities.first().copied().flatten();
+        let coll = plan.collations.first().copied().flatten();
         Ok((
             Arc::new(SubPlan {
                 ncols: plan.columns.len(),
@@ -782,6 +857,7 @@ impl<'a> Binder<'a> {
                 outer_refs: info.outer_refs.into_iter().collect(),
             }),
             aff,
+            coll,
         ))
     }
 

@@ -59,6 +59,7 @@ pub(super) fn cte_rel(b: &mut Binder, i: usize, shown: String) -> Result<Rel> {
                 node: Node::WorkingRow { name: cte.name.clone(), id: *id, width: columns.len() },
                 columns: columns.iter().map(|c| c.0.clone()).collect(),
                 affinities: columns.iter().map(|c| c.1).collect(),
+                collations: vec![None; columns.len()],
             };
             return Ok(query_rel(plan, shown, &[]));
         }
@@ -148,14 +149,25 @@ fn plan_union(
     if uses == 0 {
         // The CTE does not name itself: an ordinary compound select.
         let op = if all { SetOp::UnionAll } else { SetOp::Union };
-        let node = Node::SetOp { op, left: Box::new(init.node), right: Box::new(step.node) };
-        let plan = QueryPlan { node, columns: init.columns, affinities: init.affinities };
+        let colls = init
+            .collations
+            .iter()
+            .zip(&step.collations)
+            .map(|(a, b)| a.or(*b).unwrap_or(crate::value::Collation::Binary))
+            .collect();
+        let node = Node::SetOp { op, left: Box::new(init.node), right: Box::new(step.node), colls };
+        let plan = QueryPlan {
+            node,
+            columns: init.columns,
+            affinities: init.affinities,
+            collations: init.collations,
+        };
         return finish_compound(b, plan, order, limit, offset);
     }
     if aggregates_working(&step.node, false) {
         return Err(Error::InvalidInput("recursive aggregate queries not supported".into()));
     }
-    let order = compound_order_keys(&init.columns, order)?;
+    let order = compound_order_keys(&init.columns, &init.collations, order)?;
     b.push_scope(Scope::default());
     let bound = (|| {
         let l = limit.map(|e| b.bind_expr(e)).transpose()?;
@@ -177,6 +189,7 @@ fn plan_union(
         },
         columns: init.columns,
         affinities: init.affinities,
+        collations: init.collations,
     })
 }
 

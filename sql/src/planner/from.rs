@@ -11,7 +11,7 @@ use sqlparser::ast;
 use super::access::*;
 use super::bind::{Binder, Scope, ScopeTable};
 use super::select::*;
-use super::{JoinKind, Node, QueryPlan};
+use super::{JoinKey, JoinKind, Node, QueryPlan};
 use crate::catalog::{TableDef, object_name};
 use crate::exec::vals::{Affinity, Collation};
 use crate::expr::{CmpOp, Expr};
@@ -71,7 +71,7 @@ pub(super) fn query_rel(plan: QueryPlan, name: String, cols: &[String]) -> Rel {
             (
                 cols.get(i).cloned().unwrap_or_else(|| c.clone()),
                 plan.affinities[i],
-                Collation::Binary,
+                plan.collations.get(i).copied().flatten().unwrap_or(Collation::Binary),
             )
         })
         .collect();
@@ -303,11 +303,16 @@ pub(super) fn build_from(
         let mut step: BTreeSet<usize> = joined.clone();
         step.insert(r);
         let mut candidates: Vec<Expr> = Vec::new();
-        if rels[r].kind == JoinKind::Left {
+        let left = rels[r].kind == JoinKind::Left;
+        if left {
             candidates.extend(on_c[r].iter().cloned());
         }
         for c in conjs.iter_mut() {
-            if !c.done && c.rels.is_subset(&step) && c.rels.is_disjoint(&left_right) {
+            // WHERE terms (and inner joins' ON terms) never go into a LEFT
+            // join's ON: there they would keep the left row with NULLs
+            // instead of dropping it. Constant terms (no relation) join
+            // the first inner step.
+            if !left && !c.done && c.rels.is_subset(&step) && c.rels.is_disjoint(&left_right) {
                 c.done = true;
                 candidates.push(c.expr.clone());
             }
@@ -343,15 +348,21 @@ pub(super) fn build_from(
 }
 
 /// `left = right` with one side over already-joined relations and the other
-/// over `r` alone, BINARY collation, no subqueries: a hash-join key.
+/// over `r` alone, no subqueries: a hash-join key.
 pub(super) fn equi_key(
     c: &Expr,
     rels: &[Rel],
     joined: &BTreeSet<usize>,
     r: usize,
-) -> Option<(Expr, Expr, Option<Affinity>)> {
-    let Expr::Cmp { op: CmpOp::Eq, l, r: rr, aff, coll: Collation::Binary } = c else {
+) -> Option<JoinKey> {
+    let Expr::Cmp { op: CmpOp::Eq, l, r: rr, aff, coll } = c else {
         return None;
+    };
+    let key = |left: &Expr, right: &Expr| JoinKey {
+        left: left.clone(),
+        right: right.clone().shift(rels[r].offset),
+        aff: *aff,
+        coll: *coll,
     };
     if l.has_subquery() || rr.has_subquery() {
         return None;
@@ -361,9 +372,9 @@ pub(super) fn equi_key(
     let only_r = |s: &BTreeSet<usize>| s.len() == 1 && s.contains(&r);
     let in_joined = |s: &BTreeSet<usize>| !s.is_empty() && s.is_subset(joined);
     if in_joined(&ls) && only_r(&rs) {
-        Some(((**l).clone(), (**rr).clone().shift(rels[r].offset), *aff))
+        Some(key(l, rr))
     } else if in_joined(&rs) && only_r(&ls) {
-        Some(((**rr).clone(), (**l).clone().shift(rels[r].offset), *aff))
+        Some(key(rr, l))
     } else {
         None
     }

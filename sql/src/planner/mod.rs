@@ -96,12 +96,35 @@ pub enum SetOp {
     Intersect,
 }
 
-/// One aggregate call: `name(DISTINCT? args)`.
+/// One aggregate call: `name(DISTINCT? args) FILTER (WHERE filter)`;
+/// `coll` is its argument's collation (min, max and DISTINCT compare
+/// under it).
 #[derive(Clone, Debug)]
 pub struct AggCall {
     pub name: String,
     pub distinct: bool,
     pub args: Vec<Expr>,
+    pub filter: Option<Expr>,
+    pub coll: Collation,
+}
+
+impl AggCall {
+    /// `min(x)` or `max(x)`, whose best row the bare columns follow.
+    pub fn is_min_max(&self) -> bool {
+        matches!(self.name.as_str(), "min" | "max") && self.args.len() == 1
+    }
+}
+
+/// An equality `left = right` a hash join matches on: `left` over the
+/// joined (wide) row, `right` over the new relation's local row, compared
+/// after `aff` under `coll` (SQLite's equality: keys are folded by the
+/// collation and hashed as [`crate::Value`]s, so `1` meets `1.0`).
+#[derive(Clone, Debug)]
+pub struct JoinKey {
+    pub left: Expr,
+    pub right: Expr,
+    pub aff: Option<Affinity>,
+    pub coll: Collation,
 }
 
 /// A sort key over the rows of the node below.
@@ -144,7 +167,7 @@ pub enum Node {
         right: Box<Node>,
         offset: usize,
         kind: JoinKind,
-        keys: Vec<(Expr, Expr, Option<Affinity>)>,
+        keys: Vec<JoinKey>,
         on: Option<Expr>,
     },
     Filter {
@@ -155,12 +178,18 @@ pub enum Node {
         input: Box<Node>,
         exprs: Vec<Expr>,
     },
-    /// Groups by `keys` (one group for no keys and no input when
-    /// `always_one`); output: keys ++ aggregates ++ last input row.
+    /// Groups by `keys`, each compared under its collation in `key_colls`
+    /// (one group for no keys and no input when `always_one`); output:
+    /// the keys and the input row of the group's *bare row*, between them
+    /// the aggregates: `keys ++ aggregates ++ bare row`. The bare row is the
+    /// group's first row, replaced by each row that strictly improves the
+    /// aggregate `minmax` (the last min()/max() call), as in SQLite.
     Aggregate {
         input: Box<Node>,
         keys: Vec<Expr>,
+        key_colls: Vec<Collation>,
         aggs: Vec<AggCall>,
+        minmax: Option<usize>,
         always_one: bool,
         width: usize,
     },
@@ -173,15 +202,19 @@ pub enum Node {
         limit: Option<Expr>,
         offset: Option<Expr>,
     },
-    /// Drops rows equal to an earlier one on the first `ncols` columns.
+    /// Drops rows equal to an earlier one on the first `ncols` columns,
+    /// each compared under its collation in `colls`.
     Distinct {
         input: Box<Node>,
         ncols: usize,
+        colls: Vec<Collation>,
     },
+    /// A compound select; rows compare under `colls`, one per column.
     SetOp {
         op: SetOp,
         left: Box<Node>,
         right: Box<Node>,
+        colls: Vec<Collation>,
     },
     /// A recursive common table expression (run by
     /// `exec::recursive::RecursiveOp`): the rows of `init` go into a queue;
@@ -302,10 +335,13 @@ impl Node {
     }
 }
 
-/// A planned query: its plan, result column names and affinities.
+/// A planned query: its plan, result column names, affinities and
+/// collations (what a column of it compares with, as a FROM subquery, an
+/// IN subquery or a compound's part).
 #[derive(Debug)]
 pub struct QueryPlan {
     pub node: Node,
     pub columns: Vec<String>,
     pub affinities: Vec<Option<Affinity>>,
+    pub collations: Vec<Option<Collation>>,
 }

@@ -92,10 +92,16 @@ pub(super) fn plan_set_expr(b: &mut Binder, body: &ast::SetExpr) -> Result<Query
                 ast::SetOperator::Except | ast::SetOperator::Minus => SetOp::Except,
                 ast::SetOperator::Intersect => SetOp::Intersect,
             };
+            // Each column compares under the left-most part's collation,
+            // else the next part's (SQLite's multiSelectCollSeq).
+            let collations: Vec<Option<Collation>> =
+                l.collations.iter().zip(&r.collations).map(|(a, b)| a.or(*b)).collect();
+            let colls = collations.iter().map(|c| c.unwrap_or(Collation::Binary)).collect();
             Ok(QueryPlan {
-                node: Node::SetOp { op, left: Box::new(l.node), right: Box::new(r.node) },
+                node: Node::SetOp { op, left: Box::new(l.node), right: Box::new(r.node), colls },
                 columns: l.columns,
                 affinities: l.affinities,
+                collations,
             })
         }
         other => Err(Error::Unsupported(format!("query body {other}"))),
@@ -122,6 +128,7 @@ pub(super) fn plan_values(b: &mut Binder, v: &ast::Values) -> Result<QueryPlan> 
             node: Node::Values { rows, width },
             columns: (1..=width).map(|i| format!("column{i}")).collect(),
             affinities: vec![None; width],
+            collations: vec![None; width],
         })
     })();
     b.pop_scope();
@@ -138,22 +145,40 @@ pub(super) fn finish_compound(
 ) -> Result<QueryPlan> {
     let mut node = plan.node;
     if !order.is_empty() {
-        let keys = compound_order_keys(&plan.columns, order)?;
+        let keys = compound_order_keys(&plan.columns, &plan.collations, order)?;
         node = Node::Sort { input: Box::new(node), keys };
     }
     node = add_limit(b, node, limit, offset)?;
-    Ok(QueryPlan { node, columns: plan.columns, affinities: plan.affinities })
+    Ok(QueryPlan {
+        node,
+        columns: plan.columns,
+        affinities: plan.affinities,
+        collations: plan.collations,
+    })
 }
 
 /// The ORDER BY of a compound select as sort keys over its output row:
 /// terms are column numbers or output column names.
 pub(super) fn compound_order_keys(
     columns: &[String],
+    colls: &[Option<Collation>],
     order: &[ast::OrderByExpr],
 ) -> Result<Vec<SortKey>> {
     let mut keys = Vec::new();
     for (n, o) in order.iter().enumerate() {
-        let k = match &o.expr {
+        // `ORDER BY 1 COLLATE x`: the term's own collation, else the
+        // column's.
+        let (term, explicit) = match &o.expr {
+            ast::Expr::Collate { expr, collation } => {
+                let name = object_name(collation)?;
+                let c = Collation::from_name(&name).ok_or_else(|| {
+                    Error::InvalidInput(format!("no such collation sequence: {name}"))
+                })?;
+                (expr.as_ref(), Some(c))
+            }
+            e => (e, None),
+        };
+        let k = match term {
             ast::Expr::Value(v) => match &v.value {
                 ast::Value::Number(s, _) => s
                     .parse::<usize>()
@@ -180,7 +205,7 @@ pub(super) fn compound_order_keys(
         keys.push(SortKey {
             expr: Expr::Column(k),
             desc,
-            coll: Collation::Binary,
+            coll: explicit.or(colls.get(k).copied().flatten()).unwrap_or(Collation::Binary),
             nulls_first: o.options.nulls_first.unwrap_or(!desc),
         });
     }
@@ -224,6 +249,7 @@ pub(super) struct OutCol {
     pub(super) expr: Expr,
     pub(super) name: String,
     pub(super) aff: Option<Affinity>,
+    pub(super) coll: Option<Collation>,
     /// The `AS` alias, if any.
     pub(super) alias: Option<String>,
 }
@@ -346,12 +372,19 @@ pub(super) fn plan_select_in_scope(
                         None => e.to_string(),
                     },
                 };
-                out.push(OutCol { aff: b.aff(&x), expr: x, name, alias: None });
+                out.push(OutCol {
+                    aff: b.aff(&x),
+                    coll: b.collation(&x),
+                    expr: x,
+                    name,
+                    alias: None,
+                });
             }
             ast::SelectItem::ExprWithAlias { expr, alias } => {
                 let x = b.bind_expr(expr)?;
                 out.push(OutCol {
                     aff: b.aff(&x),
+                    coll: b.collation(&x),
                     expr: x,
                     name: alias.value.clone(),
                     alias: Some(alias.value.clone()),
@@ -398,35 +431,29 @@ pub(super) fn plan_select_in_scope(
             }
             _ => None,
         };
-        let explicit = match &o.expr {
-            ast::Expr::Collate { collation, .. } => {
-                Some(match object_name(collation)?.to_ascii_lowercase().as_str() {
-                    "nocase" => Collation::NoCase,
-                    "rtrim" => Collation::RTrim,
-                    _ => Collation::Binary,
-                })
-            }
-            _ => None,
-        };
         let (k, x) = match pos {
             Some(k) => (k, out[k].expr.clone()),
             None => {
                 let x = b.bind_expr(&o.expr)?;
-                match out.iter().position(|c| c.expr.same(&x)) {
+                // The key's COLLATE goes into the sort key, so the value
+                // sorted is the expression under it (maybe a result column).
+                let v = x.without_collate();
+                match out.iter().position(|c| c.expr.same(v)) {
                     Some(k) => (k, x),
                     None => {
-                        hidden.push(x.clone());
+                        hidden.push(v.clone());
                         (n + hidden.len() - 1, x)
                     }
                 }
             }
         };
-        // As in SQLite: an explicit COLLATE, else the column's own.
-        let coll = explicit.or_else(|| b.column_coll(&x)).unwrap_or(Collation::Binary);
+        // As in SQLite (sqlite3ExprCollSeq): an explicit COLLATE, else the
+        // column's own.
+        let coll = b.collation(&x).unwrap_or(Collation::Binary);
         let desc = is_desc(o);
         // NULLS FIRST on ASC / NULLS LAST on DESC are the default order.
         let nulls_default = o.options.nulls_first.is_none_or(|f| f != desc);
-        let key = match (&x, coll, nulls_default) {
+        let key = match (x.without_collate(), coll, nulls_default) {
             (Expr::Column(c), Collation::Binary, true) => {
                 Some(OrderTerm { col: *c, desc, skip_nulls: false })
             }
@@ -512,9 +539,12 @@ pub(super) fn plan_select_in_scope(
         let rw = |e: Expr| post_agg(e, &group, nk, base);
         exprs = exprs.into_iter().map(rw).collect::<Result<_>>()?;
         having = having.map(rw).transpose()?;
+        let key_colls = group.iter().map(|g| b.collation(g).unwrap_or(Collation::Binary)).collect();
         node = Node::Aggregate {
             input: Box::new(node),
             keys: group.clone(),
+            key_colls,
+            minmax: aggs.iter().rposition(super::AggCall::is_min_max),
             aggs: aggs.clone(),
             always_one: group.is_empty(),
             width,
@@ -533,7 +563,8 @@ pub(super) fn plan_select_in_scope(
     }
     node = Node::Project { input: Box::new(node), exprs };
     if distinct {
-        node = Node::Distinct { input: Box::new(node), ncols: n };
+        let colls = out.iter().map(|c| c.coll.unwrap_or(Collation::Binary)).collect();
+        node = Node::Distinct { input: Box::new(node), ncols: n, colls };
     } else if matches!(s.distinct, Some(ast::Distinct::On(_))) {
         return Err(Error::Unsupported("DISTINCT ON".into()));
     }
@@ -550,6 +581,7 @@ pub(super) fn plan_select_in_scope(
         node,
         columns: out.iter().map(|c| c.name.clone()).collect(),
         affinities: out.iter().map(|c| c.aff).collect(),
+        collations: out.iter().map(|c| c.coll).collect(),
     })
 }
 
@@ -570,7 +602,13 @@ pub(super) fn push_rel_columns(b: &Binder, r: &Rel, out: &mut Vec<OutCol>) {
             continue;
         }
         let x = Expr::Column(r.offset + i);
-        out.push(OutCol { aff: b.aff(&x), expr: x, name: c.0.clone(), alias: None });
+        out.push(OutCol {
+            aff: b.aff(&x),
+            coll: b.collation(&x),
+            expr: x,
+            name: c.0.clone(),
+            alias: None,
+        });
     }
 }
 
@@ -589,11 +627,12 @@ pub(super) fn post_agg(e: Expr, keys: &[Expr], nk: usize, base: usize) -> Result
     match e {
         Expr::Agg(j) => Ok(Expr::Column(nk + j)),
         Expr::Column(i) => Ok(Expr::Column(base + i)),
-        Expr::Sub { kind, sub, lhs, aff, negated, outer_offset } => Ok(Expr::Sub {
+        Expr::Sub { kind, sub, lhs, aff, coll, negated, outer_offset } => Ok(Expr::Sub {
             kind,
             sub,
             lhs: lhs.map(|l| post_agg(*l, keys, nk, base).map(Box::new)).transpose()?,
             aff,
+            coll,
             negated,
             outer_offset: outer_offset + base,
         }),

@@ -83,6 +83,32 @@ impl Collation {
         }
     }
 
+    /// A value that equals (and orders like) another under BINARY exactly
+    /// when `v` equals (and orders like) it under this collation: TEXT
+    /// ASCII-lowercased for NOCASE, trailing spaces cut for RTRIM, every
+    /// other value as it is. The one folding rule for grouping, DISTINCT,
+    /// set operations, IN sets and index keys.
+    pub fn fold(self, v: &Value) -> std::borrow::Cow<'_, Value> {
+        use std::borrow::Cow;
+        match (v, self) {
+            (Value::Text(s), Collation::NoCase) if s.bytes().any(|b| b.is_ascii_uppercase()) => {
+                Cow::Owned(Value::Text(s.to_ascii_lowercase()))
+            }
+            (Value::Text(s), Collation::RTrim) if s.ends_with(' ') => {
+                Cow::Owned(Value::Text(s.trim_end_matches(' ').to_owned()))
+            }
+            _ => Cow::Borrowed(v),
+        }
+    }
+
+    /// [`Collation::fold`] taking the value.
+    pub fn fold_owned(self, v: Value) -> Value {
+        match (&v, self) {
+            (Value::Text(_), Collation::NoCase | Collation::RTrim) => self.fold(&v).into_owned(),
+            _ => v,
+        }
+    }
+
     /// Compares two texts under this collation.
     pub fn compare(self, a: &[u8], b: &[u8]) -> Ordering {
         match self {
