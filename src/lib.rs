@@ -77,9 +77,15 @@ pub use async_db::{
 };
 pub use db::{Database, Options, ScriptProgress, ScriptSummary, Synchronous, Transaction};
 pub use error::{Error, ErrorKind, Result};
+/// Refuses anything but one read-only statement (what `/api/query` and
+/// `/api/export` accept).
+pub use readonly::check_read_only;
 pub use rows::Rows;
 pub use value::{FromValue, IntoParams, IntoValue, Params, Row, Value};
 
+/// Import and export formats: CSV, XLSX, dumps in; CSV, TSV, JSON lines,
+/// SQL and dumps out (see its crate docs).
+pub use asadb_interchange as interchange;
 /// The Reservoir: the bounded, durable job queue (see its crate docs).
 pub use asadb_reservoir as reservoir;
 /// The SQL engine below the facade (sessions, the script splitter).

@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 
 /// Ok when `sql` is one read-only statement; `InvalidInput` otherwise
 /// (a parse error keeps the engine's `Parse` error).
-pub(crate) fn check_read_only(sql: &str) -> Result<()> {
+pub fn check_read_only(sql: &str) -> Result<()> {
     let stmts = asadb_sql::parse::parse_sql(sql).map_err(Error::Sql)?;
     match stmts.as_slice() {
         [Statement::Query(q)] if query_reads_only(q) => Ok(()),

@@ -340,10 +340,20 @@ impl ReservoirEngine for PgReservoir {
     }
 
     async fn begin_upload(&self, opts: SubmitOptions) -> Result<Box<dyn BodyUpload>> {
-        if opts.import.format != ImportFormat::Sql {
+        // This engine runs SQL scripts: `sql`, a `sqlite3 .dump` (SQL run as
+        // it is) and an undeclared format, which is taken as SQL. The
+        // import readers (CSV, XLSX, MySQL and pg_dump translation) and
+        // their overrides run in the embedded engine only, and are refused
+        // here rather than ignored.
+        let sql_like = matches!(
+            opts.import.format,
+            ImportFormat::Sql | ImportFormat::Sqlite | ImportFormat::Auto
+        );
+        if !sql_like || opts.import.options != Default::default() {
             return Err(Error::Unsupported(format!(
-                "import format {:?} is not yet supported; submit a SQL script (format sql)",
-                opts.import.format
+                "import format {} is not yet supported by the PostgreSQL backend; submit a SQL \
+                 script (format sql)",
+                opts.import.format.as_str()
             )));
         }
         if self.shared.stopping() {

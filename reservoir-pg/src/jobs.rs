@@ -48,13 +48,7 @@ pub fn state_of(text: &str) -> Result<JobState> {
 }
 
 pub fn format_name(f: ImportFormat) -> &'static str {
-    match f {
-        ImportFormat::Sql => "sql",
-        ImportFormat::Mysql => "mysql",
-        ImportFormat::Postgresql => "postgresql",
-        ImportFormat::Csv => "csv",
-        ImportFormat::Xlsx => "xlsx",
-    }
+    f.as_str()
 }
 
 pub fn mode_name(m: ImportMode) -> &'static str {
@@ -94,6 +88,8 @@ pub fn job_of(row: &Row) -> Result<Job> {
             original_name: row.get(8),
             target_table: row.get(9),
             mode: mode.parse()?,
+            // Only SQL scripts are admitted here (see `begin_upload`).
+            options: Default::default(),
         },
         stop_on_error: row.get(11),
         declared_size: row.get::<_, Option<i64>>(12).map(u),
@@ -112,6 +108,7 @@ pub fn job_of(row: &Row) -> Result<Job> {
         },
         error,
         statement_errors,
+        report: None,
     })
 }
 

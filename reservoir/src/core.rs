@@ -299,12 +299,8 @@ impl Reservoir {
     /// (the declared size, or the baseline when none is declared) and
     /// writes the job's first durable snapshot, all under the lock.
     pub fn begin_upload(&self, opts: SubmitOptions) -> Result<Upload> {
-        if !opts.import.format.is_supported() {
-            return Err(Error::Unsupported(format!(
-                "import format {:?} is not yet supported; submit a SQL script (format sql)",
-                opts.import.format
-            )));
-        }
+        // Import metadata that cannot work is refused before any byte.
+        crate::import::admit(&opts.import)?;
         let cfg = &self.inner.cfg;
         let initial = match opts.declared_size {
             Some(size) if size > cfg.max_spool_bytes => {
@@ -353,6 +349,7 @@ impl Reservoir {
             progress: Progress::default(),
             error: None,
             statement_errors: Vec::new(),
+            report: None,
         };
         let file =
             fs::OpenOptions::new().write(true).create_new(true).open(self.inner.spool_path(id))?;

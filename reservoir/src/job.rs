@@ -115,21 +115,41 @@ impl fmt::Display for JobState {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ImportFormat {
-    /// A plain SQL script (the default).
+    /// Not given: detected from the body's first bytes and the original
+    /// name when the job starts (see `asadb_interchange::detect`).
     #[default]
+    Auto,
+    /// A plain SQL script.
     Sql,
+    /// A `sqlite3 .dump` (SQL run as it is).
+    Sqlite,
     /// A mysqldump / mariadb-dump script.
     Mysql,
     /// A pg_dump plain-text script.
     Postgresql,
-    /// Comma-separated values.
+    /// Comma-separated (or otherwise delimited) values.
     Csv,
     /// An Excel workbook.
     Xlsx,
 }
 
 impl ImportFormat {
-    /// Every format, in the order the API lists them.
+    /// The interchange format, `None` for `Auto`.
+    pub fn known(self) -> Option<asadb_interchange::Format> {
+        use asadb_interchange::Format as F;
+        Some(match self {
+            ImportFormat::Auto => return None,
+            ImportFormat::Sql => F::Sql,
+            ImportFormat::Sqlite => F::Sqlite,
+            ImportFormat::Mysql => F::Mysql,
+            ImportFormat::Postgresql => F::Postgresql,
+            ImportFormat::Csv => F::Csv,
+            ImportFormat::Xlsx => F::Xlsx,
+        })
+    }
+
+    /// The formats the API lists, in its order (`auto`, detection, is
+    /// not a format; `sqlite`, a `sqlite3 .dump`, runs as `sql` does).
     pub const ALL: [ImportFormat; 5] = [
         ImportFormat::Sql,
         ImportFormat::Mysql,
@@ -141,7 +161,9 @@ impl ImportFormat {
     /// The canonical lowercase name (as in JSON).
     pub fn as_str(self) -> &'static str {
         match self {
+            ImportFormat::Auto => "auto",
             ImportFormat::Sql => "sql",
+            ImportFormat::Sqlite => "sqlite",
             ImportFormat::Mysql => "mysql",
             ImportFormat::Postgresql => "postgresql",
             ImportFormat::Csv => "csv",
@@ -149,10 +171,10 @@ impl ImportFormat {
         }
     }
 
-    /// Whether this build imports the format; admission refuses the others
-    /// with `Unsupported` (a test keeps the two in step).
+    /// Whether this build imports the format: every one (admission still
+    /// refuses settings that cannot work, such as a CSV with no table name).
     pub fn is_supported(self) -> bool {
-        matches!(self, ImportFormat::Sql)
+        true
     }
 
     /// Whether the format loads rows into a target table, and so takes
@@ -167,13 +189,19 @@ impl FromStr for ImportFormat {
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.trim().to_ascii_lowercase().as_str() {
+            "auto" => Ok(ImportFormat::Auto),
             "sql" => Ok(ImportFormat::Sql),
+            "sqlite" | "sqlite3" => Ok(ImportFormat::Sqlite),
             "mysql" | "mariadb" => Ok(ImportFormat::Mysql),
             "postgresql" | "postgres" | "pg" => Ok(ImportFormat::Postgresql),
-            "csv" => Ok(ImportFormat::Csv),
+            "csv" | "tsv" => Ok(ImportFormat::Csv),
             "xlsx" => Ok(ImportFormat::Xlsx),
+            other @ ("xls" | "xlsb" | "ods" | "numbers") => Err(crate::Error::Unsupported(
+                format!("import format {other:?} is not supported: save the workbook as xlsx"),
+            )),
             other => Err(crate::Error::InvalidInput(format!(
-                "unknown import format {other:?} (expected sql, mysql, postgresql, csv or xlsx)"
+                "unknown import format {other:?} (expected auto, sql, sqlite, mysql, postgresql, \
+                 csv or xlsx)"
             ))),
         }
     }
@@ -211,6 +239,14 @@ pub struct ImportMeta {
     pub original_name: Option<String>,
     pub target_table: Option<String>,
     pub mode: ImportMode,
+    /// Format overrides (CSV dialect, XLSX sheet); empty when all is
+    /// detected.
+    #[serde(default, skip_serializing_if = "is_default_options")]
+    pub options: asadb_interchange::ImportOptions,
+}
+
+fn is_default_options(o: &asadb_interchange::ImportOptions) -> bool {
+    *o == asadb_interchange::ImportOptions::default()
 }
 
 /// Live counters of a job's execution.
@@ -288,6 +324,9 @@ pub struct Job {
     pub error: Option<JobError>,
     /// Statement errors recorded when `stop_on_error` is false (bounded).
     pub statement_errors: Vec<JobError>,
+    /// What an import detected and skipped (`None` for plain SQL).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report: Option<asadb_interchange::Report>,
 }
 
 impl Job {

@@ -45,6 +45,7 @@ pub mod contract;
 mod core;
 mod error;
 pub mod eventlog;
+mod import;
 mod job;
 pub mod results;
 mod upload;

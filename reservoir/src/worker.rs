@@ -3,7 +3,7 @@
 //!
 //! Execution rules:
 //! - statements without explicit transaction control run in batches: one
-//!   transaction per batch (bounded by statements and bytes), a savepoint
+//!   transaction per batch (bounded by statements, bytes and rows), a savepoint
 //!   per statement, so a failing statement leaves no partial effects;
 //! - every batch commit also writes the job's progress marker (next
 //!   statement index, byte offset) into `_asadb_reservoir_progress` in the
@@ -21,18 +21,16 @@
 //!   the worker's own bookkeeping runs); the open batch is rolled back,
 //!   then the job is cancelled.
 
-use std::fs::File;
-use std::io::{BufReader, Seek, SeekFrom};
 use std::sync::atomic::Ordering;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use asadb_sql::Value;
-use asadb_sql::script::{Splitter, SplitterOptions};
 use asadb_sql::session::{Engine, Outcome, Params, Session};
 use asadb_sql::storage::Interrupt;
 
 use crate::core::Reservoir;
+use crate::import::{StepBody, StepError, Units};
 use crate::job::{JobError, JobId, JobState};
 use crate::results::{ResultWriter, StatementSummary};
 use crate::{Error, Result};
@@ -41,6 +39,9 @@ use crate::{Error, Result};
 pub const PROGRESS_TABLE: &str = "_asadb_reservoir_progress";
 
 use crate::contract::{BATCH_BYTES, BATCH_STATEMENTS};
+/// Most rows written by one batch transaction (an import's row batches
+/// are statements of up to a thousand rows each).
+const BATCH_ROWS: u64 = 100_000;
 /// Longest statement excerpt kept in errors and summaries.
 const EXCERPT: usize = 120;
 
@@ -165,10 +166,13 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
     };
     let interrupt = Interrupt::from_flag(cancel.clone());
     let (first, start_offset, rows_before) = read_marker(session, id)?;
-    let mut file = File::open(inner.spool_path(id))?;
-    file.seek(SeekFrom::Start(start_offset))?;
-    let splitter = Splitter::with_options(BufReader::new(file), SplitterOptions::default());
-    let mut results = ResultWriter::create(&inner.results_dir, &id.to_string(), first)?;
+    // The statements of a script, or the units of an import's reader; a
+    // resumed import replays its reader past the units already durable.
+    let mut units = match Units::open(res, session, id, first, start_offset) {
+        Ok(u) => u,
+        Err(error) => return Ok(Ending::Failed(error)),
+    };
+    let results = ResultWriter::create(&inner.results_dir, &id.to_string(), first)?;
     let mut run = Run {
         res,
         id,
@@ -178,6 +182,7 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
         script_txn: false,
         batch_statements: 0,
         batch_bytes: 0,
+        batch_rows: 0,
         done: first,
         committed: first,
         offset: start_offset,
@@ -188,15 +193,33 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
         p.rows_affected = rows_before;
         p.statements_committed = first;
     });
-    for stmt in splitter {
+    let ending =
+        run_units(&mut run, session, &mut units, results, &interrupt, &cancel, stop_on_error);
+    run.set_report(units.report());
+    ending
+}
+
+/// Runs the units one by one (see the module docs for the rules).
+#[allow(clippy::too_many_arguments)]
+fn run_units(
+    run: &mut Run<'_>,
+    session: &mut Session,
+    units: &mut Units,
+    mut results: ResultWriter,
+    interrupt: &Interrupt,
+    cancel: &std::sync::atomic::AtomicBool,
+    stop_on_error: bool,
+) -> Result<Ending> {
+    let total = run.total;
+    while let Some(stmt) = units.next() {
         if cancel.load(Ordering::SeqCst) {
             run.rollback(session)?;
             results.discard();
             return Ok(Ending::Cancelled);
         }
-        let stmt = match stmt {
+        let mut stmt = match stmt {
             Ok(s) => s,
-            Err(e) => {
+            Err(StepError::Script(e)) => {
                 run.rollback(session)?;
                 results.discard();
                 return Ok(Ending::Failed(JobError {
@@ -206,21 +229,33 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
                     excerpt: None,
                 }));
             }
+            Err(StepError::Import(error)) => {
+                // What ran before the bad input stays, as for a failing
+                // statement.
+                let (done, offset) = (run.done, run.offset);
+                run.commit_batch_at(session, done, offset)?;
+                results.finish()?;
+                return Ok(Ending::Failed(error));
+            }
         };
-        let index = first + stmt.index;
-        let end = start_offset + stmt.end;
-        let excerpt: String = stmt.text.chars().take(EXCERPT).collect();
-        let control = TxnControl::of(&stmt.text);
+        let index = stmt.index;
+        let end = stmt.end;
+        let excerpt = stmt.excerpt(EXCERPT);
+        let control = match &stmt.body {
+            StepBody::Sql(text) => TxnControl::of(text),
+            StepBody::Rows(_) => TxnControl::None,
+        };
+        let mut row_errors = Vec::new();
         let began = Instant::now();
         let outcome = match control {
             TxnControl::Begin => {
                 run.commit_batch(session)?;
                 run.script_txn = true;
-                session.execute(&stmt.text, &Params::None).map(|_| empty_summary())
+                session.execute(stmt.text(), &Params::None).map(|_| empty_summary())
             }
             TxnControl::Commit if run.script_txn => {
                 run.write_marker(session, index + 1, end)?;
-                let r = session.execute(&stmt.text, &Params::None).map(|_| empty_summary());
+                let r = session.execute(stmt.text(), &Params::None).map(|_| empty_summary());
                 if r.is_ok() {
                     run.script_txn = false;
                     run.committed = index + 1;
@@ -229,7 +264,7 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
             }
             TxnControl::Rollback if run.script_txn => {
                 run.script_txn = false;
-                session.execute(&stmt.text, &Params::None).map(|_| empty_summary())
+                session.execute(stmt.text(), &Params::None).map(|_| empty_summary())
             }
             _ => {
                 if !run.script_txn && !run.batch_open {
@@ -239,7 +274,22 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
                 if run.batch_open {
                     session.execute("SAVEPOINT asadb_stmt", &Params::None)?;
                 }
-                let r = run_statement(session, &stmt.text, &mut results, &interrupt);
+                let body = std::mem::replace(&mut stmt.body, StepBody::Sql(String::new()));
+                let r = match body {
+                    StepBody::Sql(text) => run_statement(session, &text, &mut results, interrupt),
+                    StepBody::Rows(batch) => {
+                        results.begin_statement();
+                        crate::import::run_rows(
+                            session,
+                            batch,
+                            interrupt,
+                            stop_on_error,
+                            &mut stmt.failed_line,
+                            &mut row_errors,
+                        )
+                        .map(|rows| StatementSummary { rows_affected: rows, ..empty_summary() })
+                    }
+                };
                 if run.batch_open {
                     if r.is_err() {
                         session.execute("ROLLBACK TO asadb_stmt", &Params::None)?;
@@ -266,18 +316,27 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
                     results.begin_statement();
                 }
                 let rows = summary.rows_affected;
+                run.batch_rows += rows;
+                let failed_rows = row_errors.len() as u64;
                 results.end_statement(StatementSummary {
                     statement: index,
                     excerpt,
                     elapsed_ms: elapsed_ms(began),
                     ..summary
                 })?;
-                run.statement_done(stmt.end - stmt.start, |p| p.rows_affected += rows);
+                run.statement_done(stmt.end - stmt.start, |p| {
+                    p.rows_affected += rows;
+                    p.errors += failed_rows;
+                });
+                for mut e in row_errors {
+                    e.statement = Some(index);
+                    run.record_error(e);
+                }
             }
             Err(err) => {
                 let error = JobError {
                     code: "sql_error".into(),
-                    message: err.to_string(),
+                    message: stmt.locate(err.to_string()),
                     statement: Some(index),
                     excerpt: Some(excerpt.clone()),
                 };
@@ -297,7 +356,7 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
                         run.rollback(session)?;
                     } else {
                         // Everything before the failing statement stays.
-                        run.commit_batch_at(session, index, stmt.start + start_offset)?;
+                        run.commit_batch_at(session, index, stmt.start)?;
                     }
                     results.finish()?;
                     return Ok(Ending::Failed(error));
@@ -306,7 +365,9 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
             }
         }
         if run.batch_open
-            && (run.batch_statements >= BATCH_STATEMENTS || run.batch_bytes >= BATCH_BYTES)
+            && (run.batch_statements >= BATCH_STATEMENTS
+                || run.batch_bytes >= BATCH_BYTES
+                || run.batch_rows >= BATCH_ROWS)
         {
             run.commit_batch(session)?;
         }
@@ -408,6 +469,7 @@ struct Run<'a> {
     script_txn: bool,
     batch_statements: u64,
     batch_bytes: u64,
+    batch_rows: u64,
     /// Statements executed (next index to run).
     done: u64,
     /// Statements durably committed.
@@ -434,6 +496,7 @@ impl Run<'_> {
         self.batch_open = false;
         self.batch_statements = 0;
         self.batch_bytes = 0;
+        self.batch_rows = 0;
         self.committed = next;
         let committed = self.committed;
         self.progress(|p| p.statements_committed = committed);
@@ -514,6 +577,17 @@ impl Run<'_> {
         }
     }
 
+    /// Attaches an import's report to the job (kept with its next
+    /// snapshot).
+    fn set_report(&self, report: Option<asadb_interchange::Report>) {
+        if report.is_none() {
+            return;
+        }
+        let inner = &self.res.inner;
+        let mut st = inner.state.lock();
+        let _ = inner.transition(&mut st, self.id, false, |j| j.report = report);
+    }
+
     /// Persists the snapshot every progress quantum of script bytes.
     fn maybe_persist(&mut self) {
         let quantum = self.res.inner.cfg.progress_quantum_bytes.max(1);
@@ -584,26 +658,7 @@ pub fn row_json(row: &[Value], out: &mut String) {
 }
 
 fn value_json(v: &Value, out: &mut String) {
-    use std::fmt::Write as _;
-    match v {
-        Value::Null => out.push_str("null"),
-        Value::Integer(i) => {
-            let _ = write!(out, "{i}");
-        }
-        Value::Real(f) if f.is_finite() => {
-            let s = format!("{f:?}");
-            out.push_str(&s);
-        }
-        Value::Real(_) => out.push_str("null"),
-        Value::Text(s) => {
-            out.push_str(&serde_json::to_string(s).unwrap_or_else(|_| "null".into()));
-        }
-        Value::Blob(b) => {
-            out.push_str("{\"hex\":\"");
-            out.push_str(&crate::upload::hex(b));
-            out.push_str("\"}");
-        }
-    }
+    asadb_interchange::export::value_json(v, out);
 }
 
 impl From<asadb_sql::Error> for Error {

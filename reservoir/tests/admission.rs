@@ -253,16 +253,30 @@ fn active_jobs_newest_update_first() {
 }
 
 #[test]
-fn unsupported_format_is_refused_clearly() {
+fn import_metadata_that_cannot_work_is_refused_before_the_body() {
     let dir = tempfile::tempdir().unwrap();
     let res = Reservoir::open(dir.path(), cfg()).unwrap();
-    let o = SubmitOptions {
-        import: ImportMeta { format: "csv".parse().unwrap(), ..ImportMeta::default() },
+    let meta = |format: &str, table: Option<&str>| SubmitOptions {
+        import: ImportMeta {
+            format: format.parse().unwrap(),
+            target_table: table.map(Into::into),
+            ..ImportMeta::default()
+        },
         ..opts()
     };
-    let err = res.begin_upload(o).unwrap_err();
-    assert!(matches!(err, Error::Unsupported(_)));
-    assert!(err.to_string().contains("not yet supported"));
+    // A CSV needs a table name: the target, or the file's name.
+    let err = res.begin_upload(meta("csv", None)).unwrap_err();
+    assert!(matches!(err, Error::InvalidInput(_)), "{err}");
+    assert!(err.to_string().contains("target table"), "{err}");
+    // A dump names its own tables.
+    let err = res.begin_upload(meta("mysql", Some("t"))).unwrap_err();
+    assert!(matches!(err, Error::InvalidInput(_)), "{err}");
+    // Nothing was admitted.
+    assert!(res.jobs().is_empty());
+    assert!(spool_files(dir.path()).is_empty());
+    assert!(res.begin_upload(meta("csv", Some("t"))).is_ok());
+    let err = "xls".parse::<asadb_reservoir::ImportFormat>().unwrap_err();
+    assert!(matches!(err, Error::Unsupported(_)), "{err}");
     assert!("parquet".parse::<asadb_reservoir::ImportFormat>().is_err());
     assert!("0".parse::<JobId>().is_err());
     assert!("abc".parse::<JobId>().is_err());

@@ -171,7 +171,10 @@ fn listeners_see_every_state_a_job_passes_through() {
 fn is_supported_says_what_admission_does() {
     let (_dir, res) = open();
     for format in asadb_reservoir::ImportFormat::ALL {
-        let import = asadb_reservoir::ImportMeta { format, ..Default::default() };
+        // A table-loading format needs a table name (refused otherwise as
+        // invalid input, not as unsupported).
+        let target_table = format.takes_target().then(|| "t".to_string());
+        let import = asadb_reservoir::ImportMeta { format, target_table, ..Default::default() };
         let got = res.begin_upload(SubmitOptions { import, ..SubmitOptions::default() });
         match got {
             Ok(up) => {

@@ -104,6 +104,7 @@ pub fn router(app: App) -> Router {
         .route("/api/reservoir/file", post(submit_file))
         .route("/api/execute_stream", post(execute_stream))
         .route("/api/query", post(run_query))
+        .route("/api/export", get(crate::export::http))
         .route("/api/schema", get(crate::schema::get))
         .route("/api/import/formats", get(crate::formats::list))
         .route("/metrics", get(metrics))
@@ -312,6 +313,8 @@ fn submit_options(headers: &HeaderMap) -> Result<SubmitOptions> {
             original_name: header_text(headers, "x-asadb-import-original-name")?,
             target_table: header_text(headers, "x-asadb-import-target-table")?,
             mode,
+            options: crate::import_opts::OptionTexts::from_headers(|h| header_text(headers, h))?
+                .parse()?,
         },
     })
 }
@@ -408,6 +411,9 @@ struct FileRequest {
     original_name: Option<String>,
     target_table: Option<String>,
     mode: Option<String>,
+    /// `csv_delimiter`, `csv_quote`, … as the `X-AsaDB-CSV-*` headers.
+    #[serde(flatten)]
+    options: crate::import_opts::OptionTexts,
 }
 
 /// `POST /api/reservoir/file`: submits a server-side file.
@@ -435,6 +441,7 @@ async fn submit_file(State(app): State<App>, body: Body) -> Result<Response> {
             original_name,
             target_table: req.target_table,
             mode: req.mode.as_deref().map(str::parse).transpose()?.unwrap_or_default(),
+            options: req.options.parse()?,
         },
     };
     let mut counted = Counted { inner: tokio::fs::File::from_std(file), app: app.clone() };

@@ -9,6 +9,8 @@
 //! - `asadb sql --db FILE` is the embedded shell: see [`shell`];
 //! - `asadb reservoir reconcile|caps --backend URL` are operator commands
 //!   on a PostgreSQL backend: see [`reservoir_cmd`].
+//! - `asadb export` and `asadb dump` write a table, a query or the whole
+//!   database out: see [`export`].
 //!
 //! `asadb serve` also serves the browser panel, a static page at `/`
 //! that talks to the same API with the token: see [`panel`]. This crate
@@ -22,12 +24,15 @@ mod client;
 mod config;
 mod error;
 mod events;
+mod export;
 mod formats;
 mod framing;
+mod import_opts;
 mod metrics;
 mod panel;
 mod panel_media;
 mod query;
+mod repl;
 mod reservoir_cmd;
 mod schema;
 mod serve;
@@ -64,6 +69,10 @@ enum Command {
     Sql(shell::SqlArgs),
     /// Operator commands on a PostgreSQL backend (reconcile, caps)
     Reservoir(reservoir_cmd::ReservoirArgs),
+    /// Export a table or a query's rows as CSV, TSV, JSON lines or SQL
+    Export(export::ExportArgs),
+    /// Write a whole database as a SQL script (loadable by sqlite3)
+    Dump(export::DumpArgs),
 }
 
 fn main() -> ExitCode {
@@ -84,6 +93,8 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Sql(args) => shell::run(args),
         Command::Reservoir(args) => reservoir_cmd::run(args),
+        Command::Export(args) => export::run_export(args),
+        Command::Dump(args) => export::run_dump(args),
     };
     match result {
         Ok(code) => code,

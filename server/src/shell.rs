@@ -12,10 +12,14 @@
 //!   `{"rows_affected": N}` for others, or `{"error": {"code",
 //!   "message"}}`; it keeps going after errors.
 //!
+//! - No `-c`, no script, and stdin a terminal: the interactive shell
+//!   (line editing, history, multi-line statements, dot commands, Ctrl-C
+//!   interrupts): see [`crate::repl`].
+//!
 //! Statements are split by the engine's streaming script splitter, so a
 //! script is never read whole.
 
-use std::io::{BufRead, Read, Write};
+use std::io::{BufRead, IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -57,6 +61,10 @@ pub fn run(args: SqlArgs) -> Result<ExitCode> {
                 let file = std::fs::File::open(path)
                     .map_err(|e| Error::Config(format!("cannot open {}: {e}", path.display())))?;
                 script(&mut session, file, &mut out)?
+            }
+            (None, None) if std::io::stdin().is_terminal() => {
+                crate::repl::interactive(&mut session)?;
+                true
             }
             (None, None) => script(&mut session, std::io::stdin().lock(), &mut out)?,
         };

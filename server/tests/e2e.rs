@@ -510,9 +510,11 @@ fn bad_ids_formats_and_parameters_are_client_errors() {
     let r = post(&s, &format!("/api/reservoir/resume?id={queued}"));
     assert_eq!((r.status, r.error_code().as_str()), (409, "invalid_state"));
 
-    let bad_headers: [(&str, &str, &str); 4] = [
+    let bad_headers: [(&str, &str, &str); 6] = [
         ("X-AsaDB-Import-Format", "parquet", "invalid_input"),
-        ("X-AsaDB-Import-Format", "csv", "unsupported"),
+        ("X-AsaDB-Import-Format", "xls", "unsupported"),
+        ("X-AsaDB-Import-Format", "csv", "invalid_input"),
+        ("X-AsaDB-CSV-Delimiter", "ab", "invalid_input"),
         ("X-AsaDB-Stop-On-Error", "maybe", "invalid_input"),
         ("X-AsaDB-Import-Mode", "merge", "invalid_input"),
     ];

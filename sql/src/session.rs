@@ -816,6 +816,17 @@ impl Session {
         })
     }
 
+    /// The schema as this session sees it now (inside its transaction,
+    /// if one is open): for introspection by shells and dumps.
+    pub fn schema(&mut self) -> Result<Arc<Schema>> {
+        let mut seen = None;
+        self.with_store(false, false, |_, schema| {
+            seen = Some(Arc::new(schema.clone()));
+            Ok(Outcome::Ok)
+        })?;
+        Ok(seen.unwrap_or_default())
+    }
+
     /// Runs `f` in autocommit or in a savepoint of the open transaction.
     fn with_store(
         &mut self,

@@ -44,7 +44,7 @@ pub use datetime::DateTimeFn;
 pub use json::Json;
 pub use math::Math;
 pub use pattern::{glob, like};
-pub use scalar::{Scalar, glob_values, like_values};
+pub use scalar::{Scalar, glob_values, like_values, quote};
 pub use table::{TableCursor, TableFunc};
 
 use crate::Result;

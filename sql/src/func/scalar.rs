@@ -581,8 +581,9 @@ pub(crate) fn min_max_index(args: &[Value], max: bool, coll: Collation) -> Optio
     Some(best)
 }
 
-/// `quote(x)`: an SQL literal for the value.
-pub(crate) fn quote(v: &Value) -> String {
+/// `quote(x)`: an SQL literal for the value (reals round-trip exactly,
+/// infinities are `9.0e+999`). Exports and dumps write values with it.
+pub fn quote(v: &Value) -> String {
     match v {
         Value::Null => "NULL".into(),
         Value::Integer(i) => i.to_string(),
