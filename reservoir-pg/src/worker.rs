@@ -249,9 +249,13 @@ async fn run_job(shared: &Arc<Shared>, mut x: Executor, job: Job) {
         }
         Err(RunError::Reservoir(e)) => Outcome::Interrupted(format!("the engine failed: {e}")),
     };
-    // The executor's session ends here (a fresh one for the next job); a
-    // batch still open is rolled back by the server.
-    drop(x);
+    // A batch still open is rolled back now; the executor's session (and
+    // with it the executor lock) ends only once the ending is recorded, so
+    // no executor anywhere claims a job while this one still shows as
+    // processing. A fresh session serves the next job.
+    if let Err(e) = x.client.batch_execute("ROLLBACK").await {
+        tracing::debug!("rolling back after job {id}: {e}");
+    }
     {
         let mut c = shared.counters.lock();
         if let Some(since) = c.since.take() {
@@ -277,6 +281,7 @@ async fn run_job(shared: &Arc<Shared>, mut x: Executor, job: Job) {
             }
         }
     }
+    drop(x);
     shared.live.lock().take();
 }
 

@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use asadb_reservoir::contract::ReservoirEngine;
-use asadb_reservoir::{Config, JobId, JobState};
+use asadb_reservoir::{Config, ImportFormat, JobId, JobState};
 use asadb_reservoir_pg::{PgConfig, PgReservoir};
 use async_trait::async_trait;
 
@@ -62,6 +62,10 @@ impl PgHarness {
 
 #[async_trait]
 impl contract::Harness for PgHarness {
+    fn unavailable_formats(&self) -> &'static [ImportFormat] {
+        &[ImportFormat::Mysql, ImportFormat::Postgresql, ImportFormat::Csv, ImportFormat::Xlsx]
+    }
+
     async fn fresh(&mut self, cfg: Config, worker: bool) -> Arc<dyn ReservoirEngine> {
         self.url = cluster::fresh_database().await;
         self.db = None;

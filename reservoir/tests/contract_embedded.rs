@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use asadb_reservoir::contract::ReservoirEngine;
 use asadb_reservoir::eventlog::{EventLog, Record};
-use asadb_reservoir::{Config, Embedded, JobId, JobState, PROGRESS_TABLE, Reservoir};
+use asadb_reservoir::{Config, Embedded, ImportFormat, JobId, JobState, PROGRESS_TABLE, Reservoir};
 use asadb_sql::Value;
 use asadb_sql::session::{Engine, Outcome, Params};
 use async_trait::async_trait;
@@ -65,6 +65,10 @@ fn rows(engine: &Engine, sql: &str) -> asadb_sql::Result<Vec<Vec<Value>>> {
 
 #[async_trait]
 impl contract::Harness for EmbeddedHarness {
+    fn unavailable_formats(&self) -> &'static [ImportFormat] {
+        &[]
+    }
+
     async fn fresh(&mut self, cfg: Config, worker: bool) -> Arc<dyn ReservoirEngine> {
         self.db = None;
         self.dir = tempfile::tempdir().unwrap();

@@ -20,7 +20,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use asadb_reservoir::contract::{ReservoirEngine, submit};
-use asadb_reservoir::{Config, Error, ImportMeta, Job, JobId, JobState, Pressure, SubmitOptions};
+use asadb_reservoir::{
+    Config, Error, ImportFormat, ImportMeta, Job, JobId, JobState, Pressure, SubmitOptions,
+};
 use async_trait::async_trait;
 
 /// One engine's side of the suite.
@@ -40,6 +42,9 @@ pub trait Harness: Send {
     async fn force_state(&mut self, id: JobId, state: JobState);
     /// The integers of the one row `sql` returns from the target database.
     async fn ints(&mut self, sql: &str) -> Vec<i64>;
+    /// The import formats this engine does not run (refused before
+    /// admission); every other format of `ImportFormat::ALL` is admitted.
+    fn unavailable_formats(&self) -> &'static [ImportFormat];
     /// Whether the target database has a table of this name.
     async fn table_exists(&mut self, name: &str) -> bool;
     /// The spooled bytes of a job, if it holds any.
@@ -450,16 +455,28 @@ pub async fn active_jobs_newest_update_first(h: &mut dyn Harness) {
     assert_eq!(all, vec![a, b, c], "every job, oldest first");
 }
 
-/// A known but unavailable import format is refused before admission.
+/// A known import format the engine does not run is refused before
+/// admission, clearly; every other format is admitted.
 pub async fn unsupported_format_is_refused_clearly(h: &mut dyn Harness) {
+    let unavailable = h.unavailable_formats();
     let e = h.fresh(small(), false).await;
-    let o = SubmitOptions {
-        import: ImportMeta { format: "csv".parse().unwrap(), ..ImportMeta::default() },
-        ..opts()
-    };
-    let err = e.begin_upload(o).await.err().expect("csv is refused");
-    assert!(matches!(err, Error::Unsupported(_)), "{err}");
-    assert!(e.jobs().await.unwrap().is_empty());
+    for format in ImportFormat::ALL {
+        let target = format.takes_target().then(|| "imported".to_string());
+        let o = SubmitOptions {
+            import: ImportMeta { format, target_table: target, ..ImportMeta::default() },
+            ..opts()
+        };
+        if unavailable.contains(&format) {
+            let err = e.begin_upload(o).await.err().expect("an unavailable format is refused");
+            assert!(matches!(err, Error::Unsupported(_)), "{}: {err}", format.as_str());
+        } else {
+            let up =
+                e.begin_upload(o).await.unwrap_or_else(|err| panic!("{}: {err}", format.as_str()));
+            up.abort("upload_aborted", "gone").await;
+        }
+    }
+    let admitted = ImportFormat::ALL.len() - unavailable.len();
+    assert_eq!(e.jobs().await.unwrap().len(), admitted, "only admitted formats made jobs");
 }
 
 /// Terminal jobs expire after the window, active ones never; ids are never

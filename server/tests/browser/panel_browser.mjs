@@ -298,6 +298,11 @@ function formatFiles() {
     writeFileSync(p, fallback);
     return p;
   };
+  const own = (name, text) => {
+    const p = join(dir, name);
+    writeFileSync(p, text);
+    return p;
+  };
   let sql = "CREATE TABLE imp(a INTEGER PRIMARY KEY, b TEXT);\n";
   for (let i = 0; i < 3000; i += 1) sql += `INSERT INTO imp(b) VALUES ('row ${i}');\n`;
   writeFileSync(join(dir, "load.sql"), sql);
@@ -305,8 +310,10 @@ function formatFiles() {
   const zip = Buffer.from([0x50, 0x4b, 3, 4, ...new Array(60).fill(0)]);
   return {
     sql: join(dir, "load.sql"),
-    mysql: pick("chinook.mysql.sql", "CREATE TABLE `m` (`a` int);\nINSERT INTO `m` VALUES (1);\n"),
-    postgresql: pick("chinook.pg.sql", "CREATE TABLE public.p (a integer);\nINSERT INTO public.p VALUES (1);\n"),
+    // The two dumps create tables of their own names: Chinook's twice
+    // would collide in one database.
+    mysql: own("m.mysql.sql", "CREATE TABLE `m` (`a` int);\nINSERT INTO `m` VALUES (1);\n"),
+    postgresql: own("p.pg.sql", "CREATE TABLE public.p (a integer);\nINSERT INTO public.p VALUES (1);\n"),
     csv: pick("customer.csv", "a,b\n1,x\n"),
     xlsx: pick("chinook.xlsx", zip),
   };
@@ -325,6 +332,11 @@ scenarios.formats = async () => {
     if (f.takes_target) await page.fill("#i-table", "imported_" + f.format);
     await page.click("#i-submit");
     if (f.supported) {
+      // The upload starts first (the job view is reset before it), so the
+      // previous format's finished view is never taken for this one's.
+      for (let i = 0; i < 600 && api(page, "/api/reservoir/jobs", "POST").length === posts; i += 1) {
+        await page.waitForTimeout(100);
+      }
       await page.waitForFunction(() => document.getElementById("i-progress").value === 100, null, { timeout: 60000 });
       const state = await page.getAttribute("#i-job [data-state]", "data-state");
       assert(state === "completed" || state === "delivered", f.format + " ended " + state);
