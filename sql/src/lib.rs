@@ -51,9 +51,7 @@
 //!    rows as [`record`]s and index keys in [`keycode`] order.
 //! 6. **Commit** ([`session`]). Outside `BEGIN … COMMIT` a statement is its
 //!    own transaction; inside one it runs in a savepoint, so a failing
-//!    statement leaves no partial effect and the transaction goes on. A
-//!    panic inside a statement is caught at that boundary and reported as
-//!    an internal error, never unwinding into the caller.
+//!    statement leaves no partial effect and the transaction goes on.
 //!
 //! Everything the engine answers is meant to be what SQLite answers for
 //! the same session; `tests/fuzz/` compares the two on random sessions, and
