@@ -222,7 +222,6 @@ fn mariadb_dump_equals_the_oracle() {
 /// foreign_keys=OFF` and refills `sqlite_sequence`, both the schema
 /// work's (the importer passes a SQLite dump to the engine unchanged).
 #[test]
-#[ignore = "needs issue 10: PRAGMA foreign_keys and sqlite_sequence"]
 fn sqlite3_dumps_equal_the_oracle() {
     let oracle = Oracle::load();
     // Detected from the bytes and the name, and named explicitly.
