@@ -449,26 +449,14 @@ fn compare(s: &mut Session, c: &rusqlite::Connection, sql: &str, names: bool) ->
     }
 }
 
-/// Our engine over the in-memory store and over B+trees in a page database.
-fn engines() -> Vec<Engine> {
-    let db = asadb_txn::Db::memory(asadb_txn::Options::default()).expect("memory db");
-    vec![Engine::memory(), Engine::with_db(db)]
-}
-
 fn setup(engine: &Engine) -> (Session, rusqlite::Connection) {
-    let mut s = engine.session();
-    let c = rusqlite::Connection::open_in_memory().unwrap();
-    for q in SETUP {
-        s.execute(q, &Params::None).unwrap_or_else(|e| panic!("{q}: {e}"));
-        c.execute_batch(q).unwrap();
-    }
-    (s, c)
+    values_common::loaded(engine, SETUP)
 }
 
 #[test]
 fn json_queries_match_sqlite() {
     let mut diffs = Vec::new();
-    for e in engines() {
+    for e in values_common::both_stores() {
         let (mut s, c) = setup(&e);
         diffs.extend(CASES.iter().filter_map(|q| compare(&mut s, &c, q, true)));
     }

@@ -350,26 +350,14 @@ fn compare(s: &mut Session, c: &rusqlite::Connection, sql: &str, ordered: bool) 
         .then(|| format!("{sql}\n  ours:   {:?} {ka:?}\n  sqlite: {:?} {kb:?}", a.0, b.0))
 }
 
-/// Our engine over the in-memory store and over B+trees in a page database.
-fn engines() -> Vec<Engine> {
-    let db = asadb_txn::Db::memory(asadb_txn::Options::default()).expect("memory db");
-    vec![Engine::memory(), Engine::with_db(db)]
-}
-
 fn setup(engine: &Engine) -> (Session, rusqlite::Connection) {
-    let mut s = engine.session();
-    let c = rusqlite::Connection::open_in_memory().unwrap();
-    for q in SETUP {
-        s.execute(q, &Params::None).unwrap_or_else(|e| panic!("{q}: {e}"));
-        c.execute_batch(q).unwrap();
-    }
-    (s, c)
+    values_common::loaded(engine, SETUP)
 }
 
 #[test]
 fn recursive_queries_match_sqlite() {
     let mut diffs = Vec::new();
-    for e in engines() {
+    for e in values_common::both_stores() {
         let (mut s, c) = setup(&e);
         diffs.extend(QUERIES.iter().filter_map(|(q, o)| compare(&mut s, &c, q, *o)));
     }
@@ -383,7 +371,7 @@ fn recursive_queries_match_sqlite() {
 /// each one errs in our engine.
 #[test]
 fn invalid_recursive_ctes_are_errors() {
-    for e in engines() {
+    for e in values_common::both_stores() {
         let (mut s, c) = setup(&e);
         let refused = QUERIES.iter().skip_while(|(q, _)| !q.contains("(SELECT max(x) FROM c)"));
         assert_eq!(refused.clone().count(), 11);
@@ -425,7 +413,7 @@ fn insert_select_from_recursive_cte_matches_sqlite() {
     let want = values_common::sqlite_query(&c, check).unwrap().1.remove(0);
     let want2 = values_common::sqlite_query(&c, check2).unwrap().1.remove(0);
     assert_eq!(want[0], Value::Integer(N));
-    for e in engines() {
+    for e in values_common::both_stores() {
         let mut s = e.session();
         s.execute("CREATE TABLE big(a INTEGER, b INTEGER, c TEXT)", &Params::None).unwrap();
         s.execute("CREATE TABLE big2(a, b, c)", &Params::None).unwrap();
@@ -475,7 +463,7 @@ fn explain_shows_the_recursive_node() {
 /// `Error::Interrupted` once the session's interrupt is set.
 #[test]
 fn endless_recursion_stops_on_interrupt() {
-    for e in engines() {
+    for e in values_common::both_stores() {
         let mut s = e.session();
         s.set_interrupt(Some(Interrupt::at(Instant::now() + Duration::from_millis(200))));
         let t = Instant::now();
@@ -494,7 +482,7 @@ fn endless_recursion_stops_on_interrupt() {
 /// an interrupt after 5 s turns a regression into a failure, not a hang.)
 #[test]
 fn union_all_streams_its_initial_rows() {
-    for e in engines() {
+    for e in values_common::both_stores() {
         let mut s = e.session();
         s.set_interrupt(Some(Interrupt::at(Instant::now() + Duration::from_secs(5))));
         let (_, rows) = ours(

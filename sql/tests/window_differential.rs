@@ -237,26 +237,14 @@ fn compare(s: &mut Session, c: &rusqlite::Connection, sql: &str) -> Option<Strin
         .then(|| format!("{sql}\n  ours:   {:?} {ka:?}\n  sqlite: {:?} {kb:?}", a.0, b.0))
 }
 
-/// Our engine over the in-memory store and over B+trees in a page database.
-fn engines() -> Vec<Engine> {
-    let db = asadb_txn::Db::memory(asadb_txn::Options::default()).expect("memory db");
-    vec![Engine::memory(), Engine::with_db(db)]
-}
-
 fn setup(engine: &Engine) -> (Session, rusqlite::Connection) {
-    let mut s = engine.session();
-    let c = rusqlite::Connection::open_in_memory().unwrap();
-    for q in SETUP {
-        s.execute(q, &Params::None).unwrap_or_else(|e| panic!("{q}: {e}"));
-        c.execute_batch(q).unwrap();
-    }
-    (s, c)
+    values_common::loaded(engine, SETUP)
 }
 
 #[test]
 fn window_queries_match_sqlite() {
     let mut diffs = Vec::new();
-    for e in engines() {
+    for e in values_common::both_stores() {
         let (mut s, c) = setup(&e);
         diffs.extend(QUERIES.iter().filter_map(|q| compare(&mut s, &c, q)));
     }
@@ -269,7 +257,7 @@ fn window_queries_match_sqlite() {
 #[test]
 fn refused_window_queries_are_refused_like_sqlite() {
     let mut bad = Vec::new();
-    for e in engines() {
+    for e in values_common::both_stores() {
         let (mut s, c) = setup(&e);
         for (q, msg) in REFUSED {
             match values_common::sqlite_query(&c, q) {
@@ -305,7 +293,7 @@ const EXCLUDES: &[&str] = &[
 #[test]
 fn excludes_match_sqlite() {
     let mut diffs = Vec::new();
-    for e in engines() {
+    for e in values_common::both_stores() {
         let (mut s, c) = setup(&e);
         diffs.extend(EXCLUDES.iter().filter_map(|q| compare(&mut s, &c, q)));
         // SQLite accepts every one of them.
@@ -335,7 +323,7 @@ const UNORDERED: &[&str] = &[
 #[test]
 fn unordered_window_queries_match_sqlite_in_order() {
     let mut diffs = Vec::new();
-    for e in engines() {
+    for e in values_common::both_stores() {
         let (mut s, c) = setup(&e);
         diffs.extend(UNORDERED.iter().filter_map(|q| compare(&mut s, &c, q)));
     }
@@ -349,7 +337,7 @@ fn unordered_window_queries_match_sqlite_in_order() {
 #[test]
 fn several_windows_come_out_in_sqlite_order() {
     let mut diffs = Vec::new();
-    for e in engines() {
+    for e in values_common::both_stores() {
         let (mut s, c) = setup(&e);
         for q in [
             "SELECT id, row_number() OVER (ORDER BY x, id), rank() OVER (ORDER BY id DESC) FROM t",

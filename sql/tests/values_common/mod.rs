@@ -330,3 +330,23 @@ pub fn arb_small() -> impl Strategy<Value = Value> {
 pub fn cases(default: u32) -> u32 {
     std::env::var("VALUES_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(default)
 }
+
+/// Our engine over the in-memory store and over B+trees in a page database.
+pub fn both_stores() -> Vec<asadb_sql::session::Engine> {
+    let db = asadb_txn::Db::memory(asadb_txn::Options::default()).expect("memory db");
+    vec![asadb_sql::session::Engine::memory(), asadb_sql::session::Engine::with_db(db)]
+}
+
+/// A session of `engine` and a SQLite connection, both after `setup`.
+pub fn loaded(
+    engine: &asadb_sql::session::Engine,
+    setup: &[&str],
+) -> (asadb_sql::session::Session, rusqlite::Connection) {
+    let mut s = engine.session();
+    let c = rusqlite::Connection::open_in_memory().unwrap();
+    for q in setup {
+        s.execute(q, &asadb_sql::session::Params::None).unwrap_or_else(|e| panic!("{q}: {e}"));
+        c.execute_batch(q).unwrap();
+    }
+    (s, c)
+}
