@@ -208,10 +208,11 @@ async fn execute_stream(
     };
     let mut delay = std::time::Duration::from_millis(5);
     loop {
-        match app.reservoir.job(id) {
+        let res = app.reservoir.clone();
+        match blocking(move || res.job(id)).await {
             Ok(job) if job.state.is_terminal() => return Json(job).into_response(),
             Ok(_) => {}
-            Err(e) => return Error::from(e).into_response(),
+            Err(e) => return e.into_response(),
         }
         tokio::time::sleep(delay).await;
         delay = (delay * 2).min(std::time::Duration::from_millis(200));
@@ -314,15 +315,17 @@ fn submit_options(headers: &HeaderMap) -> Result<SubmitOptions> {
 }
 
 /// `GET /api/reservoir/jobs`: active jobs, newest update first.
-async fn list_jobs(State(app): State<App>) -> Json<serde_json::Value> {
-    let jobs: Vec<Job> = app.reservoir.active_jobs();
-    Json(serde_json::json!({ "jobs": jobs }))
+async fn list_jobs(State(app): State<App>) -> Result<Json<serde_json::Value>> {
+    let res = app.reservoir.clone();
+    let jobs: Vec<Job> = blocking(move || Ok(res.active_jobs())).await?;
+    Ok(Json(serde_json::json!({ "jobs": jobs })))
 }
 
 /// `GET /api/reservoir/job?id=`
 async fn get_job(State(app): State<App>, uri: Uri) -> Result<Json<Job>> {
     let id = job_id(&uri)?;
-    Ok(Json(app.reservoir.job(id)?))
+    let res = app.reservoir.clone();
+    Ok(Json(blocking(move || res.job(id)).await?))
 }
 
 /// `POST /api/reservoir/cancel?id=`
@@ -346,8 +349,9 @@ async fn resume_job(State(app): State<App>, uri: Uri) -> Result<Json<Job>> {
 }
 
 /// `GET /api/reservoir/stats`
-async fn stats(State(app): State<App>) -> Json<reservoir::Stats> {
-    Json(app.reservoir.stats())
+async fn stats(State(app): State<App>) -> Result<Json<reservoir::Stats>> {
+    let res = app.reservoir.clone();
+    Ok(Json(blocking(move || Ok(res.stats())).await?))
 }
 
 /// `GET /api/reservoir/result?id=&statement=&offset=&limit=`
@@ -370,8 +374,14 @@ async fn run_query(State(app): State<App>, body: Body) -> Result<Response> {
     crate::query::run(&app.db, &app.metrics, body).await
 }
 
-/// `GET /metrics`
-async fn metrics(State(app): State<App>) -> Response {
+/// `GET /metrics`: gathered on a blocking thread (the Reservoir's lock may
+/// be held across an fsync).
+async fn metrics(State(app): State<App>) -> Result<Response> {
+    let text = blocking(move || Ok(render_metrics(&app))).await?;
+    Ok(([(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], text).into_response())
+}
+
+fn render_metrics(app: &App) -> String {
     let a = app.db.stats();
     let mut engine = crate::metrics::EngineGauges {
         async_in_flight: a.in_flight,
@@ -390,8 +400,7 @@ async fn metrics(State(app): State<App>) -> Response {
         engine.commits = d.commits;
         engine.checkpoints = d.checkpoints;
     }
-    let text = app.metrics.render(&app.reservoir.stats(), &engine);
-    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], text).into_response()
+    app.metrics.render(&app.reservoir.stats(), &engine)
 }
 
 /// The JSON body of `POST /api/reservoir/file`.
@@ -410,35 +419,43 @@ struct FileRequest {
 }
 
 /// `POST /api/reservoir/file`: submits a server-side file.
+///
+/// Everything that touches the file system — resolving the path, opening,
+/// checking and reading the file — runs on a blocking thread: a FIFO, a
+/// device or a hung network mount can stall that thread, never the
+/// runtime. See [`open_allowed_file`] for the rules a file must meet.
 async fn submit_file(State(app): State<App>, body: Body) -> Result<Response> {
     let body = crate::query::small_body(body, 64 << 10).await?;
     let req: FileRequest = serde_json::from_slice(&body)
         .map_err(|e| Error::BadRequest(format!("invalid JSON body: {e}")))?;
-    let path = allowed_file(&app.allow_file_dirs, &req.path)?;
-    let file = std::fs::File::open(&path).map_err(|e| file_error(&path, e))?;
-    #[cfg(target_os = "linux")]
-    check_opened_path(&app.allow_file_dirs, &file)?;
-    let meta = file.metadata()?;
-    if !meta.is_file() {
-        return Err(Error::BadRequest(format!("{} is not a regular file", path.display())));
-    }
-    let original_name =
-        req.original_name.or_else(|| path.file_name().map(|n| n.to_string_lossy().into_owned()));
-    let opts = SubmitOptions {
-        label: req.label,
-        idempotency_key: req.idempotency_key,
-        stop_on_error: req.stop_on_error,
-        declared_size: Some(meta.len()),
-        import: ImportMeta {
-            format: req.format.as_deref().map(str::parse).transpose()?.unwrap_or_default(),
-            original_name,
-            target_table: req.target_table,
-            mode: req.mode.as_deref().map(str::parse).transpose()?.unwrap_or_default(),
-        },
+    check_path_text(&req.path)?;
+    let import = ImportMeta {
+        format: req.format.as_deref().map(str::parse).transpose()?.unwrap_or_default(),
+        original_name: req.original_name,
+        target_table: req.target_table,
+        mode: req.mode.as_deref().map(str::parse).transpose()?.unwrap_or_default(),
     };
-    let res = app.reservoir.clone();
-    let counted = Counted { inner: file, app: app.clone() };
-    Ok(submitted(blocking(move || res.submit(opts, counted)).await?))
+    let worker_app = app.clone();
+    let job = tokio::task::spawn_blocking(move || -> Result<Submission> {
+        let app = worker_app;
+        let (file, path, len) = open_allowed_file(&app.allow_file_dirs, &req.path)?;
+        let mut import = import;
+        if import.original_name.is_none() {
+            import.original_name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        }
+        let opts = SubmitOptions {
+            label: req.label,
+            idempotency_key: req.idempotency_key,
+            stop_on_error: req.stop_on_error,
+            declared_size: Some(len),
+            import,
+        };
+        let counted = Counted { inner: file, app: app.clone() };
+        Ok(app.reservoir.submit(opts, counted)?)
+    })
+    .await
+    .map_err(|e| Error::Internal(format!("blocking task failed: {e}")))??;
+    Ok(submitted(job))
 }
 
 /// A file reader that feeds the bytes-received counter.
@@ -455,11 +472,118 @@ impl<R: std::io::Read> std::io::Read for Counted<R> {
     }
 }
 
+/// Longest path `POST /api/reservoir/file` accepts (Linux's `PATH_MAX`).
+const MAX_PATH_BYTES: usize = 4096;
+/// Longest path component (Linux's `NAME_MAX`).
+const MAX_NAME_BYTES: usize = 255;
+
+/// Refuses path texts no file can have, before the file system is asked:
+/// a NUL byte, a component over 255 bytes, a path over 4096 bytes, or a
+/// trailing `/` (which names a directory). Each is a 400 with a message
+/// that says which.
+fn check_path_text(requested: &str) -> Result<()> {
+    if requested.contains('\0') {
+        return Err(Error::BadRequest("path must not contain a NUL byte".into()));
+    }
+    if requested.len() > MAX_PATH_BYTES {
+        return Err(Error::BadRequest(format!(
+            "path is {} bytes, longer than {MAX_PATH_BYTES}",
+            requested.len()
+        )));
+    }
+    if let Some(long) = requested.split('/').find(|c| c.len() > MAX_NAME_BYTES) {
+        return Err(Error::BadRequest(format!(
+            "path component {:.40?}… is {} bytes, longer than {MAX_NAME_BYTES}",
+            long,
+            long.len()
+        )));
+    }
+    if requested.len() > 1 && requested.ends_with('/') {
+        return Err(Error::BadRequest(format!(
+            "path {requested:?} ends with `/`: it names a directory, not a file"
+        )));
+    }
+    Ok(())
+}
+
+/// Opens a requested file for submission, if and only if:
+/// - its canonical path (symlinks resolved) lies under one of the
+///   canonical `allowed` directories, and no `..` component is used;
+/// - it is opened without blocking (`O_NONBLOCK`: a FIFO is not waited
+///   for) and without following a symlink swapped in for its last
+///   component (`O_NOFOLLOW`), and the opened descriptor's real path is
+///   still inside (a directory swapped for a symlink between the check and
+///   the open cannot escape);
+/// - it is a regular file (not a FIFO, socket, device or directory);
+/// - it has exactly one hard link: a second link could live outside the
+///   allowed tree (a link made by someone who cannot read the target's
+///   directory but can write an allowed one), and the server cannot tell
+///   where the other names are.
+///
+/// Returns the file, its canonical path and its length.
+fn open_allowed_file(
+    allowed: &[PathBuf],
+    requested: &str,
+) -> Result<(std::fs::File, PathBuf, u64)> {
+    let path = allowed_file(allowed, requested)?;
+    let mut opts = std::fs::OpenOptions::new();
+    opts.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(
+        &mut opts,
+        libc::O_NONBLOCK | libc::O_NOFOLLOW | libc::O_NOCTTY,
+    );
+    let file = opts.open(&path).map_err(|e| file_error(&path, e))?;
+    #[cfg(target_os = "linux")]
+    check_opened_path(allowed, &file)?;
+    let meta = file.metadata().map_err(|e| file_error(&path, e))?;
+    if !meta.is_file() {
+        return Err(Error::BadRequest(format!(
+            "{} is not a regular file ({})",
+            path.display(),
+            file_kind(&meta)
+        )));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if meta.nlink() != 1 {
+            return Err(Error::Forbidden(format!(
+                "{} has {} hard links: only a file with exactly one link can be shown to \
+                 lie inside an allowed directory (copy it instead of linking it)",
+                path.display(),
+                meta.nlink()
+            )));
+        }
+    }
+    Ok((file, path, meta.len()))
+}
+
+/// What kind of non-regular file `meta` describes, for error messages.
+fn file_kind(meta: &std::fs::Metadata) -> &'static str {
+    let t = meta.file_type();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_block_device() || t.is_char_device() {
+            return "a device";
+        }
+    }
+    if t.is_dir() { "a directory" } else { "not a regular file" }
+}
+
 /// Resolves a requested path to its canonical form if, and only if, it
 /// lies under one of the canonical `allowed` directories: no `..`
 /// component, and symlinks resolved before the check, so neither can step
 /// outside.
 fn allowed_file(allowed: &[PathBuf], requested: &str) -> Result<PathBuf> {
+    check_path_text(requested)?;
     let path = Path::new(requested);
     if !path.is_absolute() {
         return Err(Error::BadRequest(format!("path {requested:?} must be absolute")));
@@ -492,14 +616,24 @@ fn check_opened_path(allowed: &[PathBuf], file: &std::fs::File) -> Result<()> {
     Ok(())
 }
 
+/// The answer for a file-system error on a requested path: missing → 404,
+/// permission → 403, a symlink met by `O_NOFOLLOW` → 403, a name or path
+/// the kernel finds too long, or a non-directory used as one → 400;
+/// anything else is a server-side `io` failure.
 fn file_error(path: &Path, e: std::io::Error) -> Error {
+    use std::io::ErrorKind as K;
     match e.kind() {
-        std::io::ErrorKind::NotFound => {
-            Error::NotFound(format!("no such file: {}", path.display()))
+        K::NotFound => Error::NotFound(format!("no such file: {}", path.display())),
+        K::PermissionDenied => Error::Forbidden(format!("permission denied: {}", path.display())),
+        K::InvalidFilename => Error::BadRequest(format!("invalid file name: {}", path.display())),
+        K::NotADirectory => {
+            Error::BadRequest(format!("a component of {} is not a directory", path.display()))
         }
-        std::io::ErrorKind::PermissionDenied => {
-            Error::Forbidden(format!("permission denied: {}", path.display()))
-        }
+        K::IsADirectory => Error::BadRequest(format!("{} is a directory", path.display())),
+        _ if e.raw_os_error() == Some(libc::ELOOP) => Error::Forbidden(format!(
+            "{} is a symlink (swapped in after the check?)",
+            path.display()
+        )),
         _ => Error::Io(e),
     }
 }
@@ -597,5 +731,50 @@ mod tests {
             allowed_file(&[], &s(allowed.join("a.sql"))).unwrap_err().status(),
             StatusCode::FORBIDDEN
         );
+    }
+
+    #[test]
+    fn impossible_path_texts_are_bad_requests() {
+        let long_name = format!("/srv/{}", "a".repeat(300));
+        let long_path = format!("/{}", "ab/".repeat(1400));
+        for bad in ["/srv/a\0b.sql", &long_name, &long_path, "/srv/imports/"] {
+            let err = check_path_text(bad).unwrap_err();
+            assert_eq!(err.status(), StatusCode::BAD_REQUEST, "{bad:.60}: {err}");
+        }
+        assert!(check_path_text("/srv/imports/load.sql").is_ok());
+        assert!(check_path_text("/").is_ok());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn fifos_devices_and_hard_links_are_refused_without_blocking() {
+        let root = tempfile::tempdir().unwrap();
+        let allowed = root.path().join("in");
+        let outside = root.path().join("out");
+        std::fs::create_dir_all(&allowed).unwrap();
+        std::fs::create_dir_all(&outside).unwrap();
+        let dirs = vec![allowed.canonicalize().unwrap()];
+        let s = |p: PathBuf| p.to_string_lossy().into_owned();
+
+        let fifo = allowed.join("pipe.sql");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo(3) with a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        // Nobody ever opens the FIFO's other end: a blocking open would hang.
+        let err = open_allowed_file(&dirs, &s(fifo)).unwrap_err();
+        assert_eq!(err.status(), StatusCode::BAD_REQUEST, "{err}");
+        assert!(err.to_string().contains("FIFO"), "{err}");
+
+        std::fs::write(outside.join("secret.sql"), "SELECT 'secret';").unwrap();
+        std::fs::hard_link(outside.join("secret.sql"), allowed.join("link.sql")).unwrap();
+        let err = open_allowed_file(&dirs, &s(allowed.join("link.sql"))).unwrap_err();
+        assert_eq!(err.status(), StatusCode::FORBIDDEN, "{err}");
+
+        let err = open_allowed_file(&dirs, &s(allowed.clone())).unwrap_err();
+        assert_eq!(err.status(), StatusCode::BAD_REQUEST, "{err}");
+
+        std::fs::write(allowed.join("ok.sql"), "SELECT 1;").unwrap();
+        let (_, path, len) = open_allowed_file(&dirs, &s(allowed.join("ok.sql"))).unwrap();
+        assert_eq!((path.file_name().unwrap().to_str().unwrap(), len), ("ok.sql", 9));
     }
 }
