@@ -103,3 +103,33 @@ fn file_submission_refuses_hard_links_directories_and_impossible_paths() {
     let ok = send(&format!("{a}/fine.sql"));
     assert_eq!(ok.status, 201, "{ok:?}");
 }
+
+#[test]
+fn invented_methods_and_paths_add_no_metric_series() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::spawn(&dir.path().join("data"), &["--no-worker"]);
+    let before = s.metrics().len();
+    // Unauthenticated and authenticated, raw so any method token goes out.
+    for i in 0..300 {
+        let token = if i % 2 == 0 {
+            format!("Authorization: Bearer {}\r\n", s.token)
+        } else {
+            String::new()
+        };
+        let mut sock = std::net::TcpStream::connect(&s.addr).unwrap();
+        sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let req = format!(
+            "M{i}X /nowhere/{i}?q={i} HTTP/1.1\r\nHost: x\r\n{token}Content-Length: 0\r\nConnection: close\r\n\r\n"
+        );
+        std::io::Write::write_all(&mut sock, req.as_bytes()).unwrap();
+        let r = client::read_response(&mut sock);
+        assert!(matches!(r.status, 401 | 404 | 405), "{r:?}");
+    }
+    let text = s.metrics();
+    assert!(!text.contains("M1X") && !text.contains("/nowhere"), "raw labels leaked");
+    let series =
+        |t: &str| t.lines().filter(|l| l.starts_with("asadb_http_requests_total{")).count();
+    assert!(series(&text) <= 8, "{}", text);
+    assert!(text.len() < before + (16 << 10), "metrics grew from {before} to {} bytes", text.len());
+    assert!(text.contains("method=\"other\",route=\"other\""), "{text}");
+}
