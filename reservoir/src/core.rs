@@ -45,6 +45,18 @@ pub struct Config {
     pub receive_chunk: usize,
     /// Most statement errors kept per job when `stop_on_error` is false.
     pub max_recorded_errors: usize,
+    /// Longest value (text or blob bytes) a statement's result row may
+    /// carry; a statement returning a longer one fails with `too_large`
+    /// (its effects undone), so every result row can be served.
+    pub max_value_bytes: usize,
+    /// Most bytes of rows in one result page: a page ends early past it
+    /// (and says so in `ended_early`); its `next_offset` continues.
+    pub max_page_bytes: usize,
+    /// Test hook: a statement whose text contains this marker panics inside
+    /// the engine call, as an engine bug would. The server sets it only in
+    /// debug builds, from `ASADB_TEST_PANIC_MARKER`.
+    #[doc(hidden)]
+    pub test_panic_marker: Option<String>,
 }
 
 impl Default for Config {
@@ -58,6 +70,9 @@ impl Default for Config {
             baseline_reservation: 2 << 20,
             receive_chunk: 256 << 10,
             max_recorded_errors: 100,
+            max_value_bytes: 16 << 20,
+            max_page_bytes: 32 << 20,
+            test_panic_marker: None,
         }
     }
 }
@@ -447,7 +462,9 @@ impl Reservoir {
                 if job.state.is_active() { " yet" } else { "" }
             )));
         }
-        let page = results::read_page(&self.inner.result_path(id), statement, offset, limit)?;
+        let max_bytes = self.inner.cfg.max_page_bytes;
+        let page =
+            results::read_page(&self.inner.result_path(id), statement, offset, limit, max_bytes)?;
         if job.state == JobState::Completed {
             let mut st = self.inner.state.lock();
             if st.jobs.get(&id).is_some_and(|e| e.job.state == JobState::Completed) {

@@ -22,7 +22,7 @@
 //!   then the job is cancelled.
 
 use std::fs::File;
-use std::io::{BufReader, Seek, SeekFrom};
+use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::sync::atomic::Ordering;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -50,8 +50,12 @@ const EXCERPT: usize = 120;
 /// How a job run ended.
 enum Ending {
     Completed,
+    /// The script failed (a statement with stop-on-error, a lexical error,
+    /// an unclosed transaction).
     Failed(JobError),
     Cancelled,
+    /// The run stopped for a reason outside the script; resumable.
+    Interrupted(JobError),
 }
 
 /// Starts the worker thread.
@@ -110,30 +114,37 @@ fn run(res: Reservoir, engine: Engine) {
             }
         };
         let started = Instant::now();
-        // A panic (an engine bug; the panic hook has printed it) fails this
-        // job, not the worker: the session and its transaction are dropped
-        // (rolled back) and the next job gets a fresh one. Statements
-        // committed before it stay, with their progress marker, as for any
-        // failure.
+        // A panic in one statement is that statement's error (see
+        // `guarded`). A panic anywhere else (the worker's own bookkeeping,
+        // a transaction-control statement) or an error outside a statement
+        // (committing a batch, writing the result, reading the spool) ends
+        // the run: the session and its open transaction are dropped
+        // (rolled back) and the job becomes interrupted — what it
+        // committed stays, with its progress marker, and `resume`
+        // continues after it. Such failures come from the environment (a
+        // full disk, an IO error) or a bug, never from the script, and a
+        // failed COMMIT's outcome is unknown: never `failed`.
         let run_job = std::panic::AssertUnwindSafe(|| execute(&res, &mut session, id));
         let ending = match std::panic::catch_unwind(run_job) {
             Ok(Ok(ending)) => ending,
-            Ok(Err(err)) => Ending::Failed(JobError {
+            Ok(Err(err)) => Ending::Interrupted(JobError {
                 code: err.code().into(),
-                message: err.to_string(),
+                message: format!(
+                    "the job stopped: {err}; its committed statements stay, resume it to \
+                     continue after them"
+                ),
                 statement: None,
                 excerpt: None,
             }),
             Err(panic) => {
                 session = engine.session();
-                let what = panic
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_default();
-                Ending::Failed(JobError {
+                Ending::Interrupted(JobError {
                     code: "internal_error".into(),
-                    message: format!("the engine failed unexpectedly: {what}"),
+                    message: format!(
+                        "the engine failed unexpectedly: {}; the job's uncommitted \
+                         statements were rolled back, resume it to continue",
+                        panic_message(&panic)
+                    ),
                     statement: None,
                     excerpt: None,
                 })
@@ -151,6 +162,7 @@ fn run(res: Reservoir, engine: Engine) {
             Ending::Completed => (JobState::Completed, None),
             Ending::Failed(e) => (JobState::Failed, Some(e)),
             Ending::Cancelled => (JobState::Cancelled, None),
+            Ending::Interrupted(e) => (JobState::Interrupted, Some(e)),
         };
         let has_result = inner.result_path(id).exists();
         let _ = inner.transition(&mut st, id, false, |j| j.has_result = has_result);
@@ -167,8 +179,16 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
         (e.cancel.clone(), e.job.stop_on_error, e.job.received_bytes)
     };
     let interrupt = Interrupt::from_flag(cancel.clone());
-    let (first, start_offset, rows_before) = read_marker(session, id)?;
+    let (first, mut start_offset, rows_before) = read_marker(session, id)?;
     let mut file = File::open(inner.spool_path(id))?;
+    if start_offset == 0 {
+        // A UTF-8 byte order mark before the first statement is not SQL:
+        // skip it (as done), like sqlite3 and psql do.
+        let mut bom = [0u8; 3];
+        if file.read_exact(&mut bom).is_ok() && bom == BOM {
+            start_offset = BOM.len() as u64;
+        }
+    }
     file.seek(SeekFrom::Start(start_offset))?;
     let splitter = Splitter::with_options(BufReader::new(file), SplitterOptions::default());
     let mut results = ResultWriter::create(&inner.results_dir, &id.to_string(), first)?;
@@ -184,7 +204,13 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
         done: first,
         committed: first,
         offset: start_offset,
+        committed_offset: start_offset,
         last_persist: start_offset,
+        rows_committed: rows_before,
+        rows_pending: 0,
+        error_count_pending: 0,
+        recorded_pending: 0,
+        settled: false,
     };
     // A resumed job continues its counters from the durable marker.
     run.progress(|p| {
@@ -195,19 +221,30 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
         if cancel.load(Ordering::SeqCst) {
             run.rollback(session)?;
             results.discard();
+            run.settled = true;
             return Ok(Ending::Cancelled);
         }
         let stmt = match stmt {
             Ok(s) => s,
             Err(e) => {
-                run.rollback(session)?;
-                results.discard();
-                return Ok(Ending::Failed(JobError {
+                // The script cannot be split past here (an unterminated
+                // string or comment, an oversized statement): the same rule
+                // as a failing statement — what came before stays.
+                let error = JobError {
                     code: "script_error".into(),
                     message: e.to_string(),
                     statement: Some(run.done),
                     excerpt: None,
-                }));
+                };
+                if run.script_txn {
+                    run.rollback(session)?;
+                } else {
+                    let (next, offset) = (run.done, run.offset);
+                    run.commit_batch_at(session, next, offset)?;
+                }
+                results.finish()?;
+                run.settled = true;
+                return Ok(Ending::Failed(error));
             }
         };
         let index = first + stmt.index;
@@ -218,31 +255,58 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
             TxnControl::Begin => {
                 run.commit_batch(session)?;
                 run.script_txn = true;
-                session.execute(&stmt.text, &Params::None).map(|_| empty_summary())
+                control_statement(session, &stmt.text)
             }
             TxnControl::Commit if run.script_txn => {
                 run.write_marker(session, index + 1, end)?;
-                let r = session.execute(&stmt.text, &Params::None).map(|_| empty_summary());
+                let r = control_statement(session, &stmt.text);
                 if r.is_ok() {
                     run.script_txn = false;
-                    run.committed = index + 1;
+                    run.committed_at(index + 1, end);
                 }
                 r
             }
             TxnControl::Rollback if run.script_txn => {
                 run.script_txn = false;
-                session.execute(&stmt.text, &Params::None).map(|_| empty_summary())
+                run.discard_pending();
+                control_statement(session, &stmt.text)
             }
             _ => {
                 if !run.script_txn && !run.batch_open {
                     session.execute("BEGIN", &Params::None)?;
                     run.batch_open = true;
                 }
-                if run.batch_open {
+                // Every statement runs inside a savepoint of its own (but a
+                // script's savepoint statements, which a savepoint around
+                // them would undo): a failing — or panicking — statement is
+                // rolled back alone.
+                let savepoint = run.batch_open || !is_savepoint_control(&stmt.text);
+                if savepoint {
                     session.execute("SAVEPOINT asadb_stmt", &Params::None)?;
                 }
-                let r = run_statement(session, &stmt.text, &mut results, &interrupt);
-                if run.batch_open {
+                let marker = inner.cfg.test_panic_marker.as_deref();
+                let max_value = inner.cfg.max_value_bytes;
+                let r = guarded(session, |s| {
+                    if let Some(m) = marker
+                        && stmt.text.contains(m)
+                    {
+                        panic!("test panic: the statement contains {m:?}");
+                    }
+                    run_statement(s, &stmt.text, &mut results, &interrupt, max_value)
+                });
+                // Whatever happened, the job's cancel flag is not the
+                // session's interrupt outside a script statement.
+                session.set_interrupt(None);
+                let r = match r {
+                    Ok(r) => r,
+                    // A panic: its statement's savepoint undoes what it
+                    // did. Without one to roll back to (a savepoint
+                    // statement of the script), the session cannot be
+                    // trusted: the caller rolls everything back.
+                    Err(panic) if !savepoint => std::panic::resume_unwind(panic),
+                    Err(panic) => Err(panic_error(panic)),
+                };
+                if savepoint {
                     if r.is_err() {
                         session.execute("ROLLBACK TO asadb_stmt", &Params::None)?;
                     }
@@ -251,11 +315,14 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
                 r
             }
         };
-        if matches!(outcome, Err(asadb_sql::Error::Interrupted)) && cancel.load(Ordering::SeqCst) {
+        if matches!(outcome, Err(StatementError::Sql(asadb_sql::Error::Interrupted)))
+            && cancel.load(Ordering::SeqCst)
+        {
             // Cancelled inside the statement: its savepoint is already
             // rolled back; the batch goes too.
             run.rollback(session)?;
             results.discard();
+            run.settled = true;
             return Ok(Ending::Cancelled);
         }
         run.done = index + 1;
@@ -269,11 +336,11 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
                 }
                 let rows = summary.rows_affected;
                 results.end_statement(StatementSummary { statement: index, excerpt, ..summary })?;
-                run.statement_done(stmt.end - stmt.start, |p| p.rows_affected += rows);
+                run.statement_done(stmt.end - stmt.start, rows, None, false);
             }
             Err(err) => {
                 let error = JobError {
-                    code: "sql_error".into(),
+                    code: err.code().into(),
                     message: err.to_string(),
                     statement: Some(index),
                     excerpt: Some(excerpt.clone()),
@@ -286,7 +353,8 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
                     row_count: 0,
                     error: Some(error.clone()),
                 })?;
-                run.statement_done(stmt.end - stmt.start, |p| p.errors += 1);
+                // With stop-on-error the job's own error names it.
+                run.statement_done(stmt.end - stmt.start, 0, Some(error.clone()), !stop_on_error);
                 if stop_on_error {
                     if run.script_txn {
                         // The script's own unit fails as a whole.
@@ -296,9 +364,9 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
                         run.commit_batch_at(session, index, stmt.start + start_offset)?;
                     }
                     results.finish()?;
+                    run.settled = true;
                     return Ok(Ending::Failed(error));
                 }
-                run.record_error(error);
             }
         }
         if run.batch_open
@@ -311,6 +379,7 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
     if run.script_txn {
         run.rollback(session)?;
         results.finish()?;
+        run.settled = true;
         return Ok(Ending::Failed(JobError {
             code: "open_transaction".into(),
             message: "the script ended inside its own open transaction; \
@@ -330,7 +399,100 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
     // Whatever follows the last statement (whitespace, comments) is done too.
     run.offset = total.max(run.offset);
     run.progress(|p| p.percent = 100.0);
+    run.settled = true;
     Ok(Ending::Completed)
+}
+
+/// A UTF-8 byte order mark.
+const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
+
+/// Why one statement of a script failed.
+#[derive(Debug)]
+enum StatementError {
+    /// The engine refused or failed it.
+    Sql(asadb_sql::Error),
+    /// The engine panicked while running it (a bug): the statement's
+    /// savepoint was rolled back and the job goes on like after an error.
+    Panic(String),
+}
+
+impl StatementError {
+    fn code(&self) -> &'static str {
+        match self {
+            StatementError::Sql(asadb_sql::Error::Internal(_)) | StatementError::Panic(_) => {
+                "internal_error"
+            }
+            StatementError::Sql(_) => "sql_error",
+        }
+    }
+}
+
+impl std::fmt::Display for StatementError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StatementError::Sql(e) => e.fmt(f),
+            StatementError::Panic(what) => {
+                write!(f, "internal error: the engine failed unexpectedly: {what}")
+            }
+        }
+    }
+}
+
+impl From<asadb_sql::Error> for StatementError {
+    fn from(e: asadb_sql::Error) -> Self {
+        StatementError::Sql(e)
+    }
+}
+
+/// The payload of a caught panic.
+type Panic = Box<dyn std::any::Any + Send>;
+
+/// Runs `f` (one statement on the session) and catches a panic in it, so
+/// one statement's engine bug cannot end the job, let alone the worker.
+fn guarded<T>(
+    session: &mut Session,
+    f: impl FnOnce(&mut Session) -> asadb_sql::Result<T>,
+) -> std::result::Result<std::result::Result<T, StatementError>, Panic> {
+    let call = std::panic::AssertUnwindSafe(|| f(session));
+    std::panic::catch_unwind(call).map(|r| r.map_err(StatementError::Sql))
+}
+
+/// Runs a transaction-control statement of the script. A panic in one
+/// leaves the session's transaction state unknown: it is passed on, so the
+/// job's whole run is abandoned (everything uncommitted rolled back) and
+/// the job becomes interrupted, to be resumed from its durable marker.
+fn control_statement(
+    session: &mut Session,
+    sql: &str,
+) -> std::result::Result<StatementSummary, StatementError> {
+    guarded(session, |s| s.execute(sql, &Params::None).map(|_| empty_summary()))
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
+/// The message of a caught panic, as a statement error.
+fn panic_error(panic: Panic) -> StatementError {
+    StatementError::Panic(panic_message(&panic))
+}
+
+/// The text a panic carried.
+pub(crate) fn panic_message(panic: &Panic) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".into())
+}
+
+/// `SAVEPOINT x`, `RELEASE [SAVEPOINT] x`, `ROLLBACK [TRANSACTION] TO x`:
+/// statements a savepoint of the worker's around them would undo.
+fn is_savepoint_control(sql: &str) -> bool {
+    let words: Vec<String> =
+        sql.split_whitespace().take(3).map(|w| w.to_ascii_uppercase()).collect();
+    match words.first().map(String::as_str) {
+        Some("SAVEPOINT" | "RELEASE") => true,
+        Some("ROLLBACK") => words.iter().any(|w| w == "TO"),
+        _ => false,
+    }
 }
 
 /// The statement deleting every progress marker but those of `current`
@@ -346,12 +508,14 @@ fn stale_markers(res: &Reservoir, current: JobId) -> String {
     format!("DELETE FROM {PROGRESS_TABLE} WHERE job_id NOT IN ({})", keep.join(", "))
 }
 
-/// Executes one statement, streaming rows of a query into the result.
+/// Executes one statement, streaming rows of a query into the result. A
+/// row with a value longer than `max_value` fails the statement.
 fn run_statement(
     session: &mut Session,
     sql: &str,
     results: &mut ResultWriter,
     interrupt: &Interrupt,
+    max_value: usize,
 ) -> asadb_sql::Result<StatementSummary> {
     results.begin_statement();
     session.set_interrupt(Some(interrupt.clone()));
@@ -363,6 +527,7 @@ fn run_statement(
         Outcome::Rows { columns, rows } => {
             let mut line = String::new();
             for row in rows {
+                check_value_sizes(&row, max_value)?;
                 line.clear();
                 row_json(&row, &mut line);
                 results.row(&line).map_err(|e| asadb_sql::Error::InvalidInput(e.to_string()))?;
@@ -404,7 +569,30 @@ struct Run<'a> {
     committed: u64,
     /// Byte offset after the last executed statement.
     offset: u64,
+    /// Byte offset after the last committed statement.
+    committed_offset: u64,
     last_persist: u64,
+    /// Rows affected by committed statements, and by executed ones not
+    /// committed yet (undone if their transaction is rolled back).
+    rows_committed: u64,
+    rows_pending: u64,
+    /// Failed statements not committed yet, and how many of their errors
+    /// were recorded in the job's `statement_errors` (live, and removed
+    /// again if their transaction is rolled back).
+    error_count_pending: u64,
+    recorded_pending: usize,
+    /// The run reached its ending (every counter is final); otherwise
+    /// dropping it (an error or a panic) puts the counters back to what is
+    /// durable.
+    settled: bool,
+}
+
+impl Drop for Run<'_> {
+    fn drop(&mut self) {
+        if !self.settled {
+            self.discard_pending();
+        }
+    }
 }
 
 impl Run<'_> {
@@ -424,10 +612,19 @@ impl Run<'_> {
         self.batch_open = false;
         self.batch_statements = 0;
         self.batch_bytes = 0;
-        self.committed = next;
-        let committed = self.committed;
-        self.progress(|p| p.statements_committed = committed);
+        self.committed_at(next, offset);
         Ok(())
+    }
+
+    /// Statements `< next` (ending at byte `offset`) are now durable, with
+    /// the rows and errors counted for them so far.
+    fn committed_at(&mut self, next: u64, offset: u64) {
+        self.committed = next;
+        self.committed_offset = offset;
+        self.rows_committed += std::mem::take(&mut self.rows_pending);
+        self.error_count_pending = 0;
+        self.recorded_pending = 0;
+        self.progress(|p| p.statements_committed = next);
     }
 
     /// Records, inside the open transaction, that statements `< next` and
@@ -436,10 +633,7 @@ impl Run<'_> {
         if let Some(sql) = self.cleanup.take() {
             session.execute(&sql, &Params::None)?;
         }
-        let rows = {
-            let st = self.res.inner.state.lock();
-            st.jobs.get(&self.id).map_or(0, |e| e.job.progress.rows_affected)
-        };
+        let rows = self.rows_committed + self.rows_pending;
         session.execute(
             &format!(
                 "INSERT OR REPLACE INTO {PROGRESS_TABLE} \
@@ -452,23 +646,38 @@ impl Run<'_> {
         Ok(())
     }
 
+    /// Rolls back the open batch or script transaction; the live counters
+    /// go back to what is durable.
     fn rollback(&mut self, session: &mut Session) -> Result<()> {
-        if self.batch_open || self.script_txn {
-            session.execute("ROLLBACK", &Params::None)?;
-        }
+        let open = self.batch_open || self.script_txn;
         self.batch_open = false;
         self.script_txn = false;
+        self.discard_pending();
+        if open {
+            session.execute("ROLLBACK", &Params::None)?;
+        }
         Ok(())
     }
 
-    fn record_error(&self, error: JobError) {
-        let max = self.res.inner.cfg.max_recorded_errors;
+    /// Forgets the counters of statements since the last commit (their
+    /// transaction is being rolled back): the live progress goes back to
+    /// what is durable.
+    fn discard_pending(&mut self) {
+        let (rows, errors) = (self.rows_pending, self.error_count_pending);
+        let recorded = std::mem::take(&mut self.recorded_pending);
+        self.rows_pending = 0;
+        self.error_count_pending = 0;
+        self.done = self.committed;
+        self.offset = self.committed_offset;
         let mut st = self.res.inner.state.lock();
-        if let Some(e) = st.jobs.get_mut(&self.id)
-            && e.job.statement_errors.len() < max
-        {
-            e.job.statement_errors.push(error);
+        if let Some(e) = st.jobs.get_mut(&self.id) {
+            let keep = e.job.statement_errors.len().saturating_sub(recorded);
+            e.job.statement_errors.truncate(keep);
         }
+        self.apply_progress(&mut st, |p| {
+            p.rows_affected = p.rows_affected.saturating_sub(rows);
+            p.errors = p.errors.saturating_sub(errors);
+        });
     }
 
     /// Updates live progress in memory.
@@ -476,13 +685,32 @@ impl Run<'_> {
         self.apply_progress(&mut self.res.inner.state.lock(), f);
     }
 
-    /// Counts one executed statement of `bytes` script bytes and updates
-    /// the live progress, under one lock.
-    fn statement_done(&self, bytes: u64, f: impl FnOnce(&mut crate::Progress)) {
+    /// Counts one executed statement of `bytes` script bytes that affected
+    /// `rows` rows (or failed with `error`, recorded when `record`) and
+    /// updates the live progress, under one lock.
+    fn statement_done(&mut self, bytes: u64, rows: u64, error: Option<JobError>, record: bool) {
+        self.rows_pending += rows;
+        let failed = error.is_some();
+        let max = self.res.inner.cfg.max_recorded_errors;
         let mut st = self.res.inner.state.lock();
+        if let Some(e) = error {
+            self.error_count_pending += 1;
+            if let Some(entry) = st.jobs.get_mut(&self.id)
+                && record
+                && entry.job.statement_errors.len() < max
+            {
+                entry.job.statement_errors.push(e);
+                self.recorded_pending += 1;
+            }
+        }
         st.executed_statements += 1;
         st.executed_bytes += bytes;
-        self.apply_progress(&mut st, f);
+        self.apply_progress(&mut st, |p| {
+            p.rows_affected += rows;
+            if failed {
+                p.errors += 1;
+            }
+        });
     }
 
     fn apply_progress(&self, st: &mut crate::core::State, f: impl FnOnce(&mut crate::Progress)) {
@@ -503,7 +731,7 @@ impl Run<'_> {
     /// Persists the snapshot every progress quantum of script bytes.
     fn maybe_persist(&mut self) {
         let quantum = self.res.inner.cfg.progress_quantum_bytes.max(1);
-        if self.offset - self.last_persist >= quantum {
+        if self.offset.saturating_sub(self.last_persist) >= quantum {
             let inner = &self.res.inner;
             let mut st = inner.state.lock();
             let _ = inner.transition(&mut st, self.id, false, |_| {});
@@ -556,6 +784,26 @@ impl TxnControl {
             _ => TxnControl::None,
         }
     }
+}
+
+/// Fails with `TooLarge` when a value of `row` (text or blob) is longer
+/// than `max` bytes: the one rule for query pages and job results.
+pub fn check_value_sizes(row: &[Value], max: usize) -> asadb_sql::Result<()> {
+    for (i, v) in row.iter().enumerate() {
+        let len = match v {
+            Value::Text(t) => t.len(),
+            Value::Blob(b) => b.len(),
+            _ => 0,
+        };
+        if len > max {
+            return Err(asadb_sql::Error::TooLarge(format!(
+                "column {} of a result row holds a {len}-byte value, more than the limit of \
+                 {max} bytes (max-value-bytes)",
+                i + 1
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Appends a row as a JSON array: NULL → null, integers, floats always

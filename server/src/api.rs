@@ -46,7 +46,12 @@ pub struct AppState {
     /// The database, for `/api/query` (the same engine the worker uses).
     pub db: AsyncDatabase,
     pub token: Token,
-    pub metrics: Metrics,
+    pub metrics: Arc<Metrics>,
+    /// What one request or connection may cost.
+    pub limits: crate::config::Limits,
+    /// Test hook (debug builds only, from `ASADB_TEST_PANIC_MARKER`): a
+    /// query or statement containing it panics inside the engine call.
+    pub panic_marker: Option<String>,
     /// Canonical directories `POST /api/reservoir/file` may read from.
     pub allow_file_dirs: Vec<PathBuf>,
     /// Whether the Reservoir's worker runs (jobs can end).
@@ -66,12 +71,16 @@ impl AppState {
         token: Token,
         allow_file_dirs: Vec<PathBuf>,
         worker: bool,
+        limits: crate::config::Limits,
+        panic_marker: Option<String>,
     ) -> App {
         Arc::new(AppState {
             reservoir,
             db,
             token,
-            metrics: Metrics::default(),
+            metrics: Arc::new(Metrics::default()),
+            limits,
+            panic_marker,
             allow_file_dirs,
             worker,
             uploads: Mutex::new(HashMap::new()),
@@ -371,7 +380,13 @@ async fn result_page(
 
 /// `POST /api/query`
 async fn run_query(State(app): State<App>, body: Body) -> Result<Response> {
-    crate::query::run(&app.db, &app.metrics, body).await
+    let cx = crate::query::QueryContext {
+        db: app.db.clone(),
+        metrics: app.metrics.clone(),
+        limits: app.limits,
+        panic_marker: app.panic_marker.clone(),
+    };
+    crate::query::run(&cx, body).await
 }
 
 /// `GET /metrics`: gathered on a blocking thread (the Reservoir's lock may

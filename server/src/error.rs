@@ -99,7 +99,7 @@ impl Error {
             Error::NotFound(_) => "not_found",
             Error::MethodNotAllowed => "method_not_allowed",
             Error::BodyRead(_) => "body_read_failed",
-            Error::Internal(_) => "internal",
+            Error::Internal(_) => "internal_error",
             Error::Config(_) => "config",
             Error::Io(_) => "io",
             Error::Client(_) => "unreachable",

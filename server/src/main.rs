@@ -42,7 +42,7 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Run the HTTP API server
-    Serve(config::ServeArgs),
+    Serve(Box<config::ServeArgs>),
     /// Stream a SQL script to a server as a job and follow it
     Submit(client::SubmitArgs),
     /// List a server's active jobs
@@ -66,7 +66,7 @@ fn main() -> ExitCode {
         )
         .init();
     let result = match cli.command {
-        Command::Serve(args) => serve::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Serve(args) => serve::run(*args).map(|()| ExitCode::SUCCESS),
         Command::Submit(args) => client::submit(args),
         Command::Jobs(args) => client::jobs(args),
         Command::Cancel(args) => client::cancel(args),

@@ -35,7 +35,12 @@ pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 
 /// Runs the server; returns when it has shut down cleanly.
 pub fn run(args: ServeArgs) -> Result<()> {
-    let cfg = args.resolve()?;
+    let mut cfg = args.resolve()?;
+    // No SQL function builds a value the server would refuse to send.
+    asadb::sql::func::set_max_length(cfg.limits.max_value_bytes);
+    cfg.reservoir.max_page_bytes = cfg.limits.max_page_bytes;
+    let panic_marker = test_panic_marker();
+    cfg.reservoir.test_panic_marker = panic_marker.clone();
     std::fs::create_dir_all(&cfg.data_dir).map_err(|e| {
         Error::Config(format!("cannot create data directory {}: {e}", cfg.data_dir.display()))
     })?;
@@ -51,7 +56,11 @@ pub fn run(args: ServeArgs) -> Result<()> {
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     let adb = {
         let _in_runtime = rt.enter();
-        asadb::AsyncDatabase::new(db, asadb::AsyncOptions::default())?
+        let opts = asadb::AsyncOptions {
+            statement_timeout: cfg.limits.query_timeout,
+            ..asadb::AsyncOptions::default()
+        };
+        asadb::AsyncDatabase::new(db, opts)?
     };
     let ttl = cfg.reservoir.job_ttl;
     let result = rt.block_on(async {
@@ -82,6 +91,8 @@ pub fn run(args: ServeArgs) -> Result<()> {
             token,
             cfg.allow_file_dirs.clone(),
             cfg.worker,
+            cfg.limits,
+            panic_marker,
         );
         let stop = CancellationToken::new();
         let sweeper = tokio::spawn(sweep_forever(reservoir.clone(), ttl, stop.clone()));
@@ -128,6 +139,18 @@ pub fn run(args: ServeArgs) -> Result<()> {
     rt.shutdown_timeout(Duration::from_secs(5));
     tracing::info!("stopped");
     result
+}
+
+/// The test hook that makes statements containing a marker panic inside
+/// the engine call (`ASADB_TEST_PANIC_MARKER`), so the end-to-end tests can
+/// pin what an engine bug costs. Debug builds only: a release binary has
+/// no such hook.
+fn test_panic_marker() -> Option<String> {
+    if cfg!(debug_assertions) {
+        std::env::var("ASADB_TEST_PANIC_MARKER").ok().filter(|m| !m.is_empty())
+    } else {
+        None
+    }
 }
 
 /// Removes expired terminal jobs every so often.

@@ -21,6 +21,7 @@ mod scalar;
 
 pub use aggregate::Aggregate;
 pub use pattern::{glob, like};
+pub use printf::set_max_length;
 pub use scalar::{glob_values, like_values, scalar, scalar_collated};
 
 /// True if `name` (lower case) is an aggregate function. `min` and `max`

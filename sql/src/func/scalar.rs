@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 
 use super::pattern::{GLOB_INFO, LIKE_INFO, matches, utf8_read};
-use super::printf::{self, MAX_LENGTH};
+use super::printf::{self, max_length};
 use super::wrong_args;
 use crate::value::{Collation, FloatSpec, FloatStyle, Value, atof, compare_collated, format_float};
 use crate::{Error, Result};
@@ -153,7 +153,7 @@ pub fn scalar_collated(name: &str, args: &[Value], coll: Collation) -> Result<Va
         "randomblob" => {
             arity(n == 1)?;
             let len = args[0].to_i64().max(1);
-            if len as u64 > MAX_LENGTH as u64 {
+            if len as u64 > max_length() as u64 {
                 return Err(Error::TooLarge("string or blob too big".into()));
             }
             let mut b = Vec::with_capacity(len as usize);
@@ -197,7 +197,7 @@ pub fn scalar_collated(name: &str, args: &[Value], coll: Collation) -> Result<Va
         "zeroblob" => {
             arity(n == 1)?;
             let len = args[0].to_i64().max(0);
-            if len as u64 > MAX_LENGTH as u64 {
+            if len as u64 > max_length() as u64 {
                 return Err(Error::TooLarge("string or blob too big".into()));
             }
             Ok(Value::Blob(vec![0; len as usize]))
