@@ -3,7 +3,7 @@
 //! Names are resolved away: a column is an offset into the row the
 //! expression is evaluated against ([`Expr::Column`]), or into a row of an
 //! enclosing query ([`Expr::Outer`], for correlated subqueries); functions
-//! are resolved to H5's `scalar`; comparisons carry the comparison affinity
+//! are resolved to a [`Func`] when bound; comparisons carry the comparison affinity
 //! and collation decided at plan time (SQLite's rules), so evaluation does
 //! no name or type lookups. Booleans are SQLite's: 1, 0 or NULL.
 
@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use crate::exec::vals::{self, Affinity, Collation};
 use crate::exec::{self, Context};
+use crate::func::{Env, Func, Lazy};
 use crate::planner::SubPlan;
 use crate::value::Value;
 use crate::{Error, Result};
@@ -140,7 +141,13 @@ pub enum Expr {
         aff: Option<Affinity>,
     },
     Cast(Box<Expr>, Affinity),
-    Call(String, Vec<Expr>),
+    /// A scalar function call, resolved at bind time; `coll` is the
+    /// collation SQLite picks for it (see [`crate::func::Env::coll`]).
+    Call {
+        func: Func,
+        args: Vec<Expr>,
+        coll: Collation,
+    },
     /// An aggregate's result; only exists between binding and the
     /// aggregate rewrite.
     Agg(usize),
@@ -321,13 +328,36 @@ impl Expr {
                 }
             }
             Expr::Cast(e, aff) => vals::cast(&e.eval(row, cx)?, *aff),
-            Expr::Call(name, args) => {
-                let mut vs = Vec::with_capacity(args.len());
-                for a in args {
-                    vs.push(a.eval(row, cx)?);
+            Expr::Call { func, args, coll } => match func.lazy() {
+                Some(Lazy::FirstNonNull) => {
+                    for a in args {
+                        let v = a.eval(row, cx)?;
+                        if !v.is_null() {
+                            return Ok(v);
+                        }
+                    }
+                    Value::Null
                 }
-                vals::scalar(name, &vs)?
-            }
+                Some(Lazy::Iif) => {
+                    let mut pairs = args.chunks_exact(2);
+                    for pair in pairs.by_ref() {
+                        if pair[0].is_true(row, cx)? {
+                            return pair[1].eval(row, cx);
+                        }
+                    }
+                    match pairs.remainder().first() {
+                        Some(e) => e.eval(row, cx)?,
+                        None => Value::Null,
+                    }
+                }
+                None => {
+                    let mut vs = Vec::with_capacity(args.len());
+                    for a in args {
+                        vs.push(a.eval(row, cx)?);
+                    }
+                    func.call(&vs, &Env { coll: *coll, stmt: cx.stmt_env() })?
+                }
+            },
             Expr::Agg(_) => {
                 return Err(Error::InvalidInput("misuse of aggregate function".into()));
             }
@@ -390,7 +420,7 @@ impl Expr {
                     e.walk(f);
                 }
             }
-            Expr::Call(_, args) => args.iter().for_each(|e| e.walk(f)),
+            Expr::Call { args, .. } => args.iter().for_each(|e| e.walk(f)),
             Expr::Literal(_)
             | Expr::Column(_)
             | Expr::Outer { .. }
@@ -468,9 +498,11 @@ impl Expr {
                 },
                 aff,
             },
-            Expr::Call(n, args) => {
-                Expr::Call(n, args.into_iter().map(&mut *f).collect::<Result<_>>()?)
-            }
+            Expr::Call { func, args, coll } => Expr::Call {
+                func,
+                args: args.into_iter().map(&mut *f).collect::<Result<_>>()?,
+                coll,
+            },
             e @ (Expr::Literal(_)
             | Expr::Column(_)
             | Expr::Outer { .. }

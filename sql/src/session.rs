@@ -30,7 +30,7 @@ use sqlparser::parser::Parser;
 
 use crate::catalog::Schema;
 use crate::exec::dml::{self, DmlResult};
-use crate::exec::{Context, Operator, SubCache, build};
+use crate::exec::{Context, ExecState, Operator, build};
 use crate::planner::{Binder, ParamMap, plan_query};
 use crate::storage::{BtreeStore, Interrupt, Interrupted, MemStore, MemTxn, RowStore, Tx};
 use crate::value::Value;
@@ -226,7 +226,7 @@ pub struct Rows<'s> {
     op: Box<dyn Operator>,
     store: StoreRef<'s>,
     params: Vec<Value>,
-    cache: SubCache,
+    cache: ExecState,
     done: bool,
     budget: usize,
     interrupt: Option<Interrupt>,
@@ -379,7 +379,7 @@ fn run(
     match stmt {
         ast::Statement::Query(q) => {
             let (columns, mut op, pv) = plan_select(store, schema, q, params, source)?;
-            let cache = SubCache::default();
+            let cache = ExecState::default();
             let mut cx = Context::new(store, &pv, &cache);
             cx.budget = budget;
             let mut rows = Vec::new();
@@ -538,7 +538,7 @@ impl Session {
                 op: build(&crate::planner::Node::Values { rows: Vec::new(), width: 0 }),
                 store: StoreRef::Materialised(rows.into_iter()),
                 params: Vec::new(),
-                cache: SubCache::default(),
+                cache: ExecState::default(),
                 done: false,
                 budget: 0,
                 interrupt: None,
@@ -556,7 +556,7 @@ impl Session {
                     op,
                     store: StoreRef::Borrowed(store),
                     params,
-                    cache: SubCache::default(),
+                    cache: ExecState::default(),
                     done: false,
                     budget: self.engine.memory_budget(),
                     interrupt: self.interrupt.clone(),
@@ -571,7 +571,7 @@ impl Session {
                     op,
                     store: StoreRef::Owned(t),
                     params,
-                    cache: SubCache::default(),
+                    cache: ExecState::default(),
                     done: false,
                     budget: self.engine.memory_budget(),
                     interrupt: self.interrupt.clone(),

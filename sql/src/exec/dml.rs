@@ -12,7 +12,7 @@ use std::sync::Arc;
 use sqlparser::ast;
 
 use super::vals::{self, Affinity};
-use super::{Context, SubCache, build, table_row};
+use super::{Context, ExecState, build, table_row};
 use crate::catalog::{self, IndexDef, Schema, TableDef, object_name};
 use crate::expr::Expr;
 use crate::planner::bind::{Scope, ScopeTable};
@@ -418,7 +418,7 @@ pub fn insert(
         },
     };
     let pv = params(&b.params)?;
-    let cache = SubCache::default();
+    let cache = ExecState::default();
     let cx = Context::new(store, &pv, &cache);
     let rows: Vec<Row> = match &src {
         Src::Default => vec![Vec::new()],
@@ -568,7 +568,7 @@ pub fn insert_values(
     let cols = column_positions(&t, &names)?;
     let mut b = Binder::new(schema, store);
     let target = Target::new(&mut b, schema, &t)?;
-    let cache = SubCache::default();
+    let cache = ExecState::default();
     let cx = Context::new(store, &[], &cache);
     write_rows(store, &cx, &target, &cols, !names.is_empty(), iv.rows, false, action, None)
 }
@@ -616,7 +616,7 @@ pub fn update(
     }
     let node = plan_table_scan(&mut b, &t, selection)?;
     let pv = params(&b.params)?;
-    let cache = SubCache::default();
+    let cache = ExecState::default();
     let cx = Context::new(store, &pv, &cache);
     let mut op = build(&node);
     let mut old_rows = Vec::new();
@@ -687,7 +687,7 @@ pub fn delete(
     let mut ret = Returning::new(&mut b, &t, del.returning.as_ref())?;
     let node = plan_table_scan(&mut b, &t, del.selection.as_ref())?;
     let pv = params(&b.params)?;
-    let cache = SubCache::default();
+    let cache = ExecState::default();
     let cx = Context::new(store, &pv, &cache);
     let mut op = build(&node);
     let mut doomed = Vec::new();

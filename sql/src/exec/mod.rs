@@ -22,16 +22,20 @@ use std::sync::Arc;
 
 use crate::catalog::TableDef;
 use crate::expr::Expr;
+use crate::func::StatementEnv;
 use crate::planner::{Access, AggCall, JoinKind, Node, SetOp, SortKey, SubPlan};
 use crate::storage::{IndexCursor, KeyRange, Row, RowCursor, RowStore, cmp_key};
 use crate::value::Value;
 use crate::{Error, Result};
 use vals::{Affinity, Collation};
 
-/// Results of uncorrelated subqueries, by subquery id.
+/// Per-execution state of one statement: the results of its uncorrelated
+/// subqueries (by subquery id) and what its functions read
+/// ([`StatementEnv`]: the statement's clock).
 #[derive(Default)]
-pub struct SubCache {
+pub struct ExecState {
     map: RefCell<HashMap<usize, Cached>>,
+    pub env: StatementEnv,
 }
 
 #[derive(Clone)]
@@ -53,7 +57,7 @@ pub struct Context<'a> {
     pub params: &'a [Value],
     /// Rows of enclosing queries, outermost first.
     pub outer: Vec<Row>,
-    pub cache: &'a SubCache,
+    pub cache: &'a ExecState,
     /// Bytes a blocking operator may hold before it spills to disk.
     pub budget: usize,
     /// Working rows of the recursive CTEs running a step, by id
@@ -62,7 +66,7 @@ pub struct Context<'a> {
 }
 
 impl<'a> Context<'a> {
-    pub fn new(store: &'a dyn RowStore, params: &'a [Value], cache: &'a SubCache) -> Context<'a> {
+    pub fn new(store: &'a dyn RowStore, params: &'a [Value], cache: &'a ExecState) -> Context<'a> {
         Context {
             store,
             params,
@@ -71,6 +75,11 @@ impl<'a> Context<'a> {
             budget: sort::DEFAULT_BUDGET,
             working: Vec::new(),
         }
+    }
+
+    /// The statement's function environment (its clock).
+    pub fn stmt_env(&self) -> &StatementEnv {
+        &self.cache.env
     }
 
     pub fn outer_value(&self, depth: usize, index: usize) -> Result<Value> {

@@ -273,7 +273,7 @@ impl Operator for SortOp {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exec::{SubCache, build};
+    use crate::exec::{ExecState, build};
     use crate::expr::Expr;
     use crate::planner::Node;
     use crate::storage::MemStore;
@@ -300,7 +300,7 @@ mod tests {
         let mut op = SortOp::new(input, keys);
         let store = MemStore::new();
         let txn = store.begin(false).unwrap();
-        let cache = SubCache::default();
+        let cache = ExecState::default();
         let mut cx = Context::new(&txn, &[], &cache);
         cx.budget = 20_000;
         let mut out = Vec::new();
@@ -341,7 +341,7 @@ mod tests {
         }];
         let store = MemStore::new();
         let txn = store.begin(false).unwrap();
-        let cache = SubCache::default();
+        let cache = ExecState::default();
         let run = |hint: Option<u64>, budget: usize| {
             let input = build(&Node::Values { rows: rows.clone(), width: 2 });
             let mut op = SortOp::new(input, keys.clone());

@@ -1,28 +1,146 @@
 //! Built-in SQL functions with SQLite's semantics: scalar functions
-//! ([`scalar`]), aggregates ([`Aggregate`]), and the LIKE/GLOB matchers.
+//! ([`Func`]), aggregates ([`Aggregate`]), and the LIKE/GLOB matchers.
 //!
-//! Each function is a port of SQLite 3.54's `func.c` (the `rusqlite`-bundled
-//! version our differential tests compare against). The executor calls
-//! these by lower-case name with already-evaluated arguments, so functions
-//! that SQLite evaluates lazily (`coalesce`, `ifnull`, `iif`) receive all
-//! their arguments here; that only matters for side effects, which none of
-//! the arguments can have in our dialect except `random()`.
+//! Functions are resolved when a statement is bound, not when it runs:
+//! [`Func::resolve`] turns a name and an argument count into a [`Func`]
+//! (or SQLite's errors, `no such function: X` and `wrong number of
+//! arguments to function X()`), so a misspelt or mis-called function fails
+//! at prepare time even when no row is ever evaluated, and evaluation does
+//! no name lookups. Each family lives in its own module and owns its names
+//! and arities:
+//! - [`scalar`] — SQLite's core `func.c` (abs … zeroblob);
+//!
+//! A family adds itself by a variant of [`Func`] and one line each in
+//! [`Func::resolve`], [`Func::call`] and [`Func::name`].
+//!
+//! Each function is a port of the behaviour of SQLite 3.54 (the version
+//! `rusqlite` bundles, which our differential tests compare against).
+//! `coalesce`, `ifnull` and `iif` evaluate their arguments lazily, as
+//! SQLite's do (see [`Func::lazy`]): an argument after the chosen one is
+//! never evaluated, so its errors do not surface.
 //!
 //! Operators map onto functions with SQLite's argument order:
 //! `X LIKE Y ESCAPE Z` is `like(Y, X, Z)` and `X GLOB Y` is `glob(Y, X)`.
-//!
-//! Argument-count errors use SQLite's text, `wrong number of arguments to
-//! function X()`; unknown names give `no such function: X`.
 
 mod aggregate;
 mod pattern;
 mod printf;
 mod scalar;
 
+use std::cell::Cell;
+
 pub use aggregate::Aggregate;
 pub use pattern::{glob, like};
 pub use printf::set_max_length;
-pub use scalar::{glob_values, like_values, scalar, scalar_collated};
+pub use scalar::{Scalar, glob_values, like_values};
+
+use crate::Result;
+use crate::value::{Collation, Value};
+
+/// A resolved scalar function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Func {
+    Scalar(Scalar),
+}
+
+/// What a call may read besides its arguments.
+pub struct Env<'a> {
+    /// The collation SQLite picks for the call: that of the left-most
+    /// argument with an explicit or column collation (`min`, `max`,
+    /// `nullif` compare under it).
+    pub coll: Collation,
+    pub stmt: &'a StatementEnv,
+}
+
+/// Per-execution facts of one statement that functions may read.
+#[derive(Debug, Default)]
+pub struct StatementEnv {
+    /// Unix time in milliseconds, fixed at its first use: `'now'` is one
+    /// value for the whole statement, as in SQLite.
+    now_ms: Cell<Option<i64>>,
+}
+
+impl StatementEnv {
+    /// The statement's current time (Unix milliseconds), the same for every
+    /// call within one execution.
+    pub fn now_ms(&self) -> i64 {
+        if let Some(t) = self.now_ms.get() {
+            return t;
+        }
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
+        self.now_ms.set(Some(t));
+        t
+    }
+}
+
+impl Func {
+    /// Resolves `name` (any case) called with `nargs` arguments.
+    pub fn resolve(name: &str, nargs: usize) -> Result<Func> {
+        let lower = name.to_ascii_lowercase();
+        if let Some(r) = Scalar::resolve(&lower, nargs) {
+            return r.map(Func::Scalar);
+        }
+        if is_aggregate(&lower) {
+            return crate::errinput!("misuse of aggregate function {lower}()");
+        }
+        crate::errinput!("no such function: {lower}")
+    }
+
+    /// Calls the function on evaluated arguments.
+    pub fn call(self, args: &[Value], env: &Env) -> Result<Value> {
+        match self {
+            Func::Scalar(f) => f.call(args, env),
+        }
+    }
+
+    /// The function's (lower-case) name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Func::Scalar(f) => f.name(),
+        }
+    }
+
+    /// Which lazy rule the executor applies instead of evaluating every
+    /// argument first (`None`: evaluate them all and [`Func::call`]).
+    pub fn lazy(self) -> Option<Lazy> {
+        match self {
+            Func::Scalar(Scalar::Coalesce | Scalar::IfNull) => Some(Lazy::FirstNonNull),
+            Func::Scalar(Scalar::Iif) => Some(Lazy::Iif),
+            Func::Scalar(_) => None,
+        }
+    }
+
+    /// False for functions whose result may differ between two calls with
+    /// the same arguments (`random()`, the current time).
+    pub fn is_deterministic(self) -> bool {
+        match self {
+            Func::Scalar(f) => !matches!(f, Scalar::Random | Scalar::RandomBlob),
+        }
+    }
+}
+
+/// Functions that evaluate their arguments one at a time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lazy {
+    /// `coalesce`, `ifnull`: the first non-NULL argument.
+    FirstNonNull,
+    /// `iif(c1, v1, c2, v2, …, [else])`.
+    Iif,
+}
+
+/// Resolves and calls `name` on `args` (binary collation, a fresh
+/// statement clock): for tests and one-off evaluation.
+pub fn scalar(name: &str, args: &[Value]) -> Result<Value> {
+    scalar_collated(name, args, Collation::Binary)
+}
+
+/// [`scalar`] under the collation `coll`.
+pub fn scalar_collated(name: &str, args: &[Value], coll: Collation) -> Result<Value> {
+    let stmt = StatementEnv::default();
+    Func::resolve(name, args.len())?.call(args, &Env { coll, stmt: &stmt })
+}
 
 /// True if `name` (lower case) is an aggregate function. `min` and `max`
 /// are aggregates only with one argument; see [`is_aggregate_call`].
@@ -45,4 +163,10 @@ pub fn is_aggregate_call(name: &str, nargs: usize) -> bool {
 /// The error for a call with the wrong number of arguments.
 pub(crate) fn wrong_args<T>(name: &str) -> crate::Result<T> {
     crate::errinput!("wrong number of arguments to function {name}()")
+}
+
+/// `Some(Ok(()))` when `ok`, else SQLite's arity error for `name`: the
+/// shape family `resolve` functions return.
+pub(crate) fn arity(name: &str, ok: bool) -> Result<()> {
+    if ok { Ok(()) } else { wrong_args(name) }
 }

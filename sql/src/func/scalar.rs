@@ -1,211 +1,220 @@
-//! Scalar built-in functions (SQLite's `func.c`), one small function each,
-//! dispatched by name in [`scalar`].
+//! SQLite's core scalar functions (`func.c`), one small function each,
+//! resolved by name and arity in [`Scalar::resolve`].
 
 use std::borrow::Cow;
 
 use super::pattern::{GLOB_INFO, LIKE_INFO, matches, utf8_read};
 use super::printf::{self, max_length};
-use super::wrong_args;
+use super::{Env, arity};
 use crate::value::{Collation, FloatSpec, FloatStyle, Value, atof, compare_collated, format_float};
 use crate::{Error, Result};
 
-/// Evaluates the scalar function `name` (lower case) on `args`.
-///
-/// Functions: abs, char, coalesce, concat, concat_ws, format/printf, glob,
-/// hex, iif/if, ifnull, instr, length, like, likelihood, likely, lower,
-/// ltrim, max/min (two or more arguments), nullif, octet_length, quote,
-/// random, randomblob, replace, round, rtrim, sign, substr/substring, trim,
-/// typeof, unhex, unicode, unlikely, upper, zeroblob.
-pub fn scalar(name: &str, args: &[Value]) -> Result<Value> {
-    scalar_collated(name, args, Collation::Binary)
+/// SQLite's core scalar functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scalar {
+    Abs,
+    Char,
+    Coalesce,
+    IfNull,
+    Concat,
+    ConcatWs,
+    Format,
+    Printf,
+    Glob,
+    Like,
+    Hex,
+    Unhex,
+    Iif,
+    Instr,
+    Length,
+    OctetLength,
+    Likely,
+    Unlikely,
+    Likelihood,
+    Lower,
+    Upper,
+    Trim,
+    LTrim,
+    RTrim,
+    Max,
+    Min,
+    NullIf,
+    Quote,
+    Random,
+    RandomBlob,
+    Replace,
+    Round,
+    Sign,
+    Substr,
+    Substring,
+    TypeOf,
+    Unicode,
+    ZeroBlob,
 }
 
-/// [`scalar`] with the collation SQLite would pick for the call (from the
-/// first argument with an explicit or column collation); it matters to
-/// `min`, `max` and `nullif`.
-pub fn scalar_collated(name: &str, args: &[Value], coll: Collation) -> Result<Value> {
-    let n = args.len();
-    let arity = |ok: bool| if ok { Ok(()) } else { wrong_args(name) };
-    match name {
-        "abs" => {
-            arity(n == 1)?;
-            abs(&args[0])
-        }
-        "char" => Ok(char_fn(args)),
-        "coalesce" => {
-            arity(n >= 2)?;
-            Ok(args.iter().find(|v| !v.is_null()).cloned().unwrap_or(Value::Null))
-        }
-        "ifnull" => {
-            arity(n == 2)?;
-            Ok(if args[0].is_null() { args[1].clone() } else { args[0].clone() })
-        }
-        "concat" => {
-            arity(n >= 1)?;
-            Ok(concat_ws(b"", args))
-        }
-        "concat_ws" => {
-            arity(n >= 2)?;
-            match args[0].text_bytes() {
+/// Every core function: name, variant, and whether it takes `n` arguments.
+const TABLE: &[(&str, Scalar, fn(usize) -> bool)] = {
+    use Scalar as S;
+    &[
+        ("abs", S::Abs, |n| n == 1),
+        ("char", S::Char, |_| true),
+        ("coalesce", S::Coalesce, |n| n >= 2),
+        ("ifnull", S::IfNull, |n| n == 2),
+        ("concat", S::Concat, |n| n >= 1),
+        ("concat_ws", S::ConcatWs, |n| n >= 2),
+        ("format", S::Format, |_| true),
+        ("printf", S::Printf, |_| true),
+        ("glob", S::Glob, |n| n == 2),
+        ("like", S::Like, |n| n == 2 || n == 3),
+        ("hex", S::Hex, |n| n == 1),
+        ("unhex", S::Unhex, |n| n == 1 || n == 2),
+        ("iif", S::Iif, |n| n >= 2),
+        ("if", S::Iif, |n| n >= 2),
+        ("instr", S::Instr, |n| n == 2),
+        ("length", S::Length, |n| n == 1),
+        ("octet_length", S::OctetLength, |n| n == 1),
+        ("likely", S::Likely, |n| n == 1),
+        ("unlikely", S::Unlikely, |n| n == 1),
+        ("likelihood", S::Likelihood, |n| n == 2),
+        ("lower", S::Lower, |n| n == 1),
+        ("upper", S::Upper, |n| n == 1),
+        ("trim", S::Trim, |n| n == 1 || n == 2),
+        ("ltrim", S::LTrim, |n| n == 1 || n == 2),
+        ("rtrim", S::RTrim, |n| n == 1 || n == 2),
+        ("max", S::Max, |n| n >= 2),
+        ("min", S::Min, |n| n >= 2),
+        ("nullif", S::NullIf, |n| n == 2),
+        ("quote", S::Quote, |n| n == 1),
+        ("random", S::Random, |n| n == 0),
+        ("randomblob", S::RandomBlob, |n| n == 1),
+        ("replace", S::Replace, |n| n == 3),
+        ("round", S::Round, |n| n == 1 || n == 2),
+        ("sign", S::Sign, |n| n == 1),
+        ("substr", S::Substr, |n| n == 2 || n == 3),
+        ("substring", S::Substring, |n| n == 2 || n == 3),
+        ("typeof", S::TypeOf, |n| n == 1),
+        ("unicode", S::Unicode, |n| n == 1),
+        ("zeroblob", S::ZeroBlob, |n| n == 1),
+    ]
+};
+
+impl Scalar {
+    /// `None` if `name` (lower case) is not a core function; else the
+    /// function, or the arity error for `nargs`.
+    pub fn resolve(name: &str, nargs: usize) -> Option<Result<Scalar>> {
+        let (n, f, ok) = TABLE.iter().find(|e| e.0 == name)?;
+        Some(arity(n, ok(nargs)).map(|_| *f))
+    }
+
+    pub fn name(self) -> &'static str {
+        TABLE.iter().find(|e| e.1 == self).map_or("?", |e| e.0)
+    }
+
+    /// Evaluates the function on `args` (already checked for arity).
+    pub fn call(self, args: &[Value], env: &Env) -> Result<Value> {
+        use Scalar as S;
+        let coll = env.coll;
+        match self {
+            S::Abs => abs(&args[0]),
+            S::Char => Ok(char_fn(args)),
+            S::Coalesce => Ok(args.iter().find(|v| !v.is_null()).cloned().unwrap_or(Value::Null)),
+            S::IfNull => Ok(if args[0].is_null() { args[1].clone() } else { args[0].clone() }),
+            S::Concat => Ok(concat_ws(b"", args)),
+            S::ConcatWs => match args[0].text_bytes() {
                 None => Ok(Value::Null),
                 Some(sep) => Ok(concat_ws(&sep, &args[1..])),
-            }
-        }
-        "format" | "printf" => match args.first().and_then(Value::text_bytes) {
-            None => Ok(Value::Null),
-            Some(fmt) => Ok(text_value(printf::format(&fmt, &args[1..])?)),
-        },
-        "glob" => {
-            arity(n == 2)?;
-            pattern_fn(&args[0], &args[1], None, true)
-        }
-        "like" => {
-            arity(n == 2 || n == 3)?;
-            pattern_fn(&args[0], &args[1], args.get(2), false)
-        }
-        "hex" => {
-            arity(n == 1)?;
-            Ok(Value::Text(hex(&args[0].text_bytes().unwrap_or_default())))
-        }
-        "unhex" => {
-            arity(n == 1 || n == 2)?;
-            Ok(unhex(&args[0], args.get(1)))
-        }
-        "iif" | "if" => {
-            arity(n >= 2)?;
-            Ok(iif(args))
-        }
-        "instr" => {
-            arity(n == 2)?;
-            Ok(instr(&args[0], &args[1]))
-        }
-        "length" => {
-            arity(n == 1)?;
-            Ok(length(&args[0]))
-        }
-        "octet_length" => {
-            arity(n == 1)?;
-            Ok(match args[0].text_bytes() {
+            },
+            S::Format | S::Printf => match args.first().and_then(Value::text_bytes) {
+                None => Ok(Value::Null),
+                Some(fmt) => Ok(text_value(printf::format(&fmt, &args[1..])?)),
+            },
+            S::Glob => pattern_fn(&args[0], &args[1], None, true),
+            S::Like => pattern_fn(&args[0], &args[1], args.get(2), false),
+            S::Hex => Ok(Value::Text(hex(&args[0].text_bytes().unwrap_or_default()))),
+            S::Unhex => Ok(unhex(&args[0], args.get(1))),
+            S::Iif => Ok(iif(args)),
+            S::Instr => Ok(instr(&args[0], &args[1])),
+            S::Length => Ok(length(&args[0])),
+            S::OctetLength => Ok(match args[0].text_bytes() {
                 None => Value::Null,
                 Some(b) => Value::Integer(b.len() as i64),
-            })
-        }
-        "likely" | "unlikely" => {
-            arity(n == 1)?;
-            Ok(args[0].clone())
-        }
-        "likelihood" => {
-            arity(n == 2)?;
-            let p = match &args[1] {
-                Value::Integer(i) => Some(*i as f64),
-                Value::Real(r) => Some(*r),
-                _ => None,
-            };
-            match p {
-                Some(p) if (0.0..=1.0).contains(&p) => Ok(args[0].clone()),
-                _ => crate::errinput!(
-                    "second argument to likelihood() must be a constant between 0.0 and 1.0"
-                ),
+            }),
+            S::Likely | S::Unlikely => Ok(args[0].clone()),
+            S::Likelihood => {
+                let p = match &args[1] {
+                    Value::Integer(i) => Some(*i as f64),
+                    Value::Real(r) => Some(*r),
+                    _ => None,
+                };
+                match p {
+                    Some(p) if (0.0..=1.0).contains(&p) => Ok(args[0].clone()),
+                    _ => crate::errinput!(
+                        "second argument to likelihood() must be a constant between 0.0 and 1.0"
+                    ),
+                }
             }
-        }
-        "lower" | "upper" => {
-            arity(n == 1)?;
-            Ok(match args[0].text_bytes() {
+            S::Lower | S::Upper => Ok(match args[0].text_bytes() {
                 None => Value::Null,
                 Some(b) => {
-                    let mapped: Vec<u8> = if name == "lower" {
+                    let mapped: Vec<u8> = if self == S::Lower {
                         b.iter().map(u8::to_ascii_lowercase).collect()
                     } else {
                         b.iter().map(u8::to_ascii_uppercase).collect()
                     };
                     text_value(mapped)
                 }
-            })
-        }
-        "trim" | "ltrim" | "rtrim" => {
-            arity(n == 1 || n == 2)?;
-            let (left, right) = match name {
-                "ltrim" => (true, false),
-                "rtrim" => (false, true),
-                _ => (true, true),
-            };
-            Ok(trim(&args[0], args.get(1), left, right))
-        }
-        "max" | "min" => {
-            // One argument is the aggregate; the executor routes that.
-            arity(n >= 2)?;
-            Ok(min_max(args, name == "max", coll))
-        }
-        "nullif" => {
-            arity(n == 2)?;
-            let ne = compare_collated(&args[0], &args[1], coll).is_ne();
-            Ok(if ne { args[0].clone() } else { Value::Null })
-        }
-        "quote" => {
-            arity(n == 1)?;
-            Ok(Value::Text(quote(&args[0])))
-        }
-        "random" => {
-            arity(n == 0)?;
-            let r = rng::next() as i64;
-            Ok(Value::Integer(if r < 0 { -(r & i64::MAX) } else { r }))
-        }
-        "randomblob" => {
-            arity(n == 1)?;
-            let len = args[0].to_i64().max(1);
-            if len as u64 > max_length() as u64 {
-                return Err(Error::TooLarge("string or blob too big".into()));
+            }),
+            S::Trim | S::LTrim | S::RTrim => {
+                let (left, right) = match self {
+                    S::LTrim => (true, false),
+                    S::RTrim => (false, true),
+                    _ => (true, true),
+                };
+                Ok(trim(&args[0], args.get(1), left, right))
             }
-            let mut b = Vec::with_capacity(len as usize);
-            while b.len() < len as usize {
-                let word = rng::next().to_le_bytes();
-                let take = (len as usize - b.len()).min(8);
-                b.extend_from_slice(&word[..take]);
+            S::Max | S::Min => Ok(min_max(args, self == S::Max, coll)),
+            S::NullIf => {
+                let ne = compare_collated(&args[0], &args[1], coll).is_ne();
+                Ok(if ne { args[0].clone() } else { Value::Null })
             }
-            Ok(Value::Blob(b))
-        }
-        "replace" => {
-            arity(n == 3)?;
-            Ok(replace(&args[0], &args[1], &args[2]))
-        }
-        "round" => {
-            arity(n == 1 || n == 2)?;
-            Ok(round(&args[0], args.get(1)))
-        }
-        "sign" => {
-            arity(n == 1)?;
-            Ok(sign(&args[0]))
-        }
-        "substr" | "substring" => {
-            arity(n == 2 || n == 3)?;
-            Ok(substr(&args[0], &args[1], args.get(2)))
-        }
-        "typeof" => {
-            arity(n == 1)?;
-            Ok(Value::Text(args[0].type_name().to_owned()))
-        }
-        "unicode" => {
-            arity(n == 1)?;
-            Ok(match args[0].text_bytes() {
+            S::Quote => Ok(Value::Text(quote(&args[0]))),
+            S::Random => {
+                let r = rng::next() as i64;
+                Ok(Value::Integer(if r < 0 { -(r & i64::MAX) } else { r }))
+            }
+            S::RandomBlob => {
+                let len = args[0].to_i64().max(1);
+                if len as u64 > max_length() as u64 {
+                    return Err(Error::TooLarge("string or blob too big".into()));
+                }
+                let mut b = Vec::with_capacity(len as usize);
+                while b.len() < len as usize {
+                    let word = rng::next().to_le_bytes();
+                    let take = (len as usize - b.len()).min(8);
+                    b.extend_from_slice(&word[..take]);
+                }
+                Ok(Value::Blob(b))
+            }
+            S::Replace => Ok(replace(&args[0], &args[1], &args[2])),
+            S::Round => Ok(round(&args[0], args.get(1))),
+            S::Sign => Ok(sign(&args[0])),
+            S::Substr | S::Substring => Ok(substr(&args[0], &args[1], args.get(2))),
+            S::TypeOf => Ok(Value::Text(args[0].type_name().to_owned())),
+            S::Unicode => Ok(match args[0].text_bytes() {
                 Some(b) if b.first().is_some_and(|&c| c != 0) => {
                     let mut i = 0;
                     Value::Integer(i64::from(utf8_read(&b, &mut i)))
                 }
                 _ => Value::Null,
-            })
-        }
-        "zeroblob" => {
-            arity(n == 1)?;
-            let len = args[0].to_i64().max(0);
-            if len as u64 > max_length() as u64 {
-                return Err(Error::TooLarge("string or blob too big".into()));
+            }),
+            S::ZeroBlob => {
+                let len = args[0].to_i64().max(0);
+                if len as u64 > max_length() as u64 {
+                    return Err(Error::TooLarge("string or blob too big".into()));
+                }
+                Ok(Value::Blob(vec![0; len as usize]))
             }
-            Ok(Value::Blob(vec![0; len as usize]))
         }
-        "count" | "sum" | "total" | "avg" | "group_concat" | "string_agg" => {
-            crate::errinput!("misuse of aggregate function {name}()")
-        }
-        _ => crate::errinput!("no such function: {name}"),
     }
 }
 
@@ -692,6 +701,7 @@ mod rng {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::func::scalar;
 
     fn call(name: &str, args: &[Value]) -> Value {
         scalar(name, args).unwrap()

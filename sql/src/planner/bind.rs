@@ -548,7 +548,10 @@ impl<'a> Binder<'a> {
                 if let Some(f) = substring_for {
                     args.push(self.bind_expr(f)?);
                 }
-                Expr::Call("substr".into(), args)
+                let mut asts = vec![expr.as_ref()];
+                asts.extend(substring_from.as_deref());
+                asts.extend(substring_for.as_deref());
+                self.call("substr", &asts, args)?
             }
             A::Trim { expr, trim_where, trim_what, trim_characters: None } => {
                 let name = match trim_where {
@@ -557,10 +560,12 @@ impl<'a> Binder<'a> {
                     Some(ast::TrimWhereField::Trailing) => "rtrim",
                 };
                 let mut args = vec![self.bind_expr(expr)?];
+                let mut asts = vec![expr.as_ref()];
                 if let Some(w) = trim_what {
                     args.push(self.bind_expr(w)?);
+                    asts.push(w);
                 }
-                Expr::Call(name.into(), args)
+                self.call(name, &asts, args)?
             }
             _ => return Err(Error::Unsupported(format!("expression {e}"))),
         })
@@ -727,8 +732,26 @@ impl<'a> Binder<'a> {
                 let expr = Box::new(it.next().expect("2 args"));
                 Expr::Glob { expr, pattern, negated: false }
             }
-            _ => Expr::Call(name, bound),
+            _ => {
+                let refs: Vec<&ast::Expr> = asts.iter().collect();
+                self.call(&name, &refs, bound)?
+            }
         })
+    }
+
+    /// A call of the scalar function `name` on bound `args` (their ASTs in
+    /// `asts`): resolved now, so an unknown name or a wrong argument count
+    /// fails when the statement is prepared. The call's collation is that
+    /// of the left-most argument with one (SQLite's rule for `min`, `max`
+    /// and `nullif`).
+    fn call(&self, name: &str, asts: &[&ast::Expr], args: Vec<Expr>) -> Result<Expr> {
+        let func = crate::func::Func::resolve(name, args.len())?;
+        let coll = asts
+            .iter()
+            .zip(&args)
+            .find_map(|(a, e)| self.coll_of(a, e))
+            .unwrap_or(Collation::Binary);
+        Ok(Expr::Call { func, args, coll })
     }
 
     /// Plans a subquery one level down; returns it and its first column's
