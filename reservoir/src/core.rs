@@ -118,6 +118,10 @@ pub(crate) struct Entry {
     pub(crate) job: Job,
     /// Set by `cancel`; checked by the upload and the worker.
     pub(crate) cancel: Arc<AtomicBool>,
+    /// The body is complete but the job waits for [`Reservoir::release`]
+    /// or [`Reservoir::refuse`] (its connection's close check) before it is
+    /// queued. Not persisted: after a restart such a job was receiving.
+    pub(crate) held: bool,
 }
 
 /// The outcome of a submission.
@@ -226,7 +230,7 @@ impl Reservoir {
                 job.updated_at = now;
                 changed.push(id);
             }
-            jobs.insert(id, Entry { job, cancel: Arc::new(AtomicBool::new(false)) });
+            jobs.insert(id, Entry { job, cancel: Arc::new(AtomicBool::new(false)), held: false });
         }
         remove_unreferenced(&spool_dir, &jobs, |j| j.has_spool, spool_file_name)?;
         remove_unreferenced(&results_dir, &jobs, |j| j.has_result, result_file_name)?;
@@ -274,6 +278,14 @@ impl Reservoir {
             return Err(Error::Unsupported(format!(
                 "import format {:?} is not yet supported; submit a SQL script (format sql)",
                 opts.import.format
+            )));
+        }
+        if let Some(h) = &opts.content_sha256
+            && !(h.len() == 64
+                && h.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)))
+        {
+            return Err(Error::InvalidInput(format!(
+                "a SHA-256 fingerprint is 64 lowercase hex digits, not {h:.80?}"
             )));
         }
         let cfg = &self.inner.cfg;
@@ -325,6 +337,7 @@ impl Reservoir {
             error: None,
             statement_errors: Vec::new(),
         };
+        let expected = opts.content_sha256.clone();
         let file =
             fs::OpenOptions::new().write(true).create_new(true).open(self.inner.spool_path(id))?;
         if let Err(err) = st.log.append(&Record::Job(Box::new(job.clone())), true) {
@@ -335,9 +348,9 @@ impl Reservoir {
         st.next_id += 1;
         st.reserved += initial;
         let cancel = Arc::new(AtomicBool::new(false));
-        st.jobs.insert(id, Entry { job, cancel: cancel.clone() });
+        st.jobs.insert(id, Entry { job, cancel: cancel.clone(), held: false });
         drop(st);
-        Ok(Upload::new(self.clone(), id, file, initial, opts.declared_size, cancel))
+        Ok(Upload::new(self.clone(), id, file, initial, opts.declared_size, cancel, expected))
     }
 
     /// Submits a whole body from a reader: `begin_upload`, copy, `finish`.
@@ -383,12 +396,20 @@ impl Reservoir {
     /// Requests cancellation. Receiving and processing jobs move to
     /// `cancelling` and finish cancelling at their next check (the upload's
     /// next chunk, the worker's next statement, batch or row block); a
-    /// queued job is cancelled at once; cancelling a terminal job changes
-    /// nothing. Returns the job's snapshot after the request.
+    /// queued (or held) job is cancelled at once; an interrupted job is
+    /// discarded — cancelled, its spool removed and its reservation freed,
+    /// its committed statements kept; cancelling any other terminal job
+    /// changes nothing. Returns the job's snapshot after the request.
     pub fn cancel(&self, id: JobId) -> Result<Job> {
         let mut st = self.inner.state.lock();
         let entry = st.jobs.get_mut(&id).ok_or(Error::NotFound(id))?;
         match entry.job.state {
+            // A held job has no upload left to finish the cancellation.
+            JobState::Receiving if entry.held => {
+                entry.cancel.store(true, Ordering::SeqCst);
+                entry.held = false;
+                self.inner.finish_job(&mut st, id, JobState::Cancelled, None)?;
+            }
             JobState::Receiving | JobState::Processing => {
                 entry.cancel.store(true, Ordering::SeqCst);
                 self.inner.transition(&mut st, id, true, |job| job.state = JobState::Cancelling)?;
@@ -397,10 +418,53 @@ impl Reservoir {
                 entry.cancel.store(true, Ordering::SeqCst);
                 self.inner.finish_job(&mut st, id, JobState::Cancelled, None)?;
             }
+            // An interrupted job is discarded: it will not be resumed, its
+            // spool file goes and its reservation is freed. The statements it
+            // committed stay (they are in the database).
+            JobState::Interrupted => {
+                self.inner.finish_job(&mut st, id, JobState::Cancelled, None)?;
+            }
             _ => {}
         }
         let job = st.jobs[&id].job.clone();
         Ok(job)
+    }
+
+    /// Queues a job whose upload finished with [`Upload::finish_held`]:
+    /// its connection showed nothing after the body. Returns its snapshot;
+    /// a job that is no longer held (cancelled meanwhile) is left as it is.
+    pub fn release(&self, id: JobId) -> Result<Job> {
+        let mut st = self.inner.state.lock();
+        let entry = st.jobs.get_mut(&id).ok_or(Error::NotFound(id))?;
+        if entry.held && entry.job.state == JobState::Receiving {
+            self.inner.transition(&mut st, id, true, |job| job.state = JobState::Queued)?;
+            if let Some(e) = st.jobs.get_mut(&id) {
+                e.held = false;
+            }
+            drop(st);
+            self.inner.wake.notify_all();
+            return self.job(id);
+        }
+        Ok(entry.job.clone())
+    }
+
+    /// Fails a held job instead of queueing it (its connection sent more
+    /// bytes after the declared body): its spool is removed and its
+    /// reservation released, and it never runs.
+    pub fn refuse(&self, id: JobId, code: &str, message: &str) -> Result<Job> {
+        let mut st = self.inner.state.lock();
+        let entry = st.jobs.get_mut(&id).ok_or(Error::NotFound(id))?;
+        if entry.held && entry.job.state == JobState::Receiving {
+            entry.held = false;
+            let error = JobError {
+                code: code.into(),
+                message: message.into(),
+                statement: None,
+                excerpt: None,
+            };
+            self.inner.finish_job(&mut st, id, JobState::Failed, Some(error))?;
+        }
+        Ok(st.jobs[&id].job.clone())
     }
 
     /// Continues an interrupted job from the statement after its last

@@ -69,6 +69,7 @@ pub(crate) fn spawn(res: Reservoir, engine: Engine) -> Result<JoinHandle<()>> {
         ),
         &Params::None,
     )?;
+    reconcile_interrupted(&res, &mut session)?;
     drop(session);
     // The session is made on the worker thread: it owns the thread's
     // transaction and need not be `Send`.
@@ -738,6 +739,39 @@ impl Run<'_> {
             self.last_persist = self.offset;
         }
     }
+}
+
+/// Brings the progress of every interrupted job in line with its durable
+/// marker: the snapshot persisted before the stop may lag (progress is
+/// logged every quantum) or count statements whose batch was rolled back;
+/// the marker, committed with the rows, is the truth.
+fn reconcile_interrupted(res: &Reservoir, session: &mut Session) -> Result<()> {
+    let interrupted: Vec<JobId> = {
+        let st = res.inner.state.lock();
+        st.jobs
+            .values()
+            .filter(|e| e.job.state == JobState::Interrupted)
+            .map(|e| e.job.id)
+            .collect()
+    };
+    for id in interrupted {
+        let (next, offset, rows) = read_marker(session, id)?;
+        let inner = &res.inner;
+        let mut st = inner.state.lock();
+        inner.transition(&mut st, id, true, |job| {
+            let p = &mut job.progress;
+            p.statements_done = next;
+            p.statements_committed = next;
+            p.bytes_done = offset;
+            p.rows_affected = rows;
+            p.percent = if p.bytes_total == 0 {
+                0.0
+            } else {
+                (offset as f64 * 100.0 / p.bytes_total as f64).min(100.0)
+            };
+        })?;
+    }
+    Ok(())
 }
 
 /// Reads a job's durable position: (next statement, byte offset, rows

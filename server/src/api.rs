@@ -33,9 +33,10 @@ use serde::Deserialize;
 use tokio_util::sync::CancellationToken;
 
 use crate::error::{Error, Result};
-use crate::framing::FirstRequest;
+use crate::framing::ConnHandle;
 use crate::metrics::Metrics;
 use crate::token::Token;
+use crate::upload::Finish;
 
 /// Longest accepted idempotency key, label, file name or table name.
 const MAX_HEADER_TEXT: usize = 1024;
@@ -91,6 +92,7 @@ impl AppState {
 /// The router with every route and both layers.
 pub fn router(app: App) -> Router {
     let guard = middleware::from_fn_with_state(app.clone(), auth);
+    let codings = middleware::from_fn(codings);
     let api = Router::new()
         .route("/api/reservoir/jobs", post(submit_job).get(list_jobs))
         .route("/api/reservoir/job", get(get_job))
@@ -104,29 +106,63 @@ pub fn router(app: App) -> Router {
         .route("/metrics", get(metrics))
         .fallback(|| async { Error::NotFound("no such endpoint".into()) })
         .method_not_allowed_fallback(|| async { Error::MethodNotAllowed })
+        .layer(codings)
         .layer(guard.clone());
     // The panel's static files (no data) are the only routes outside the
     // token check; other methods on their paths stay behind it.
     crate::panel::routes(|refused| refused.layer(guard.clone()))
         .merge(api)
         .layer(middleware::from_fn_with_state(app.clone(), track))
-        .layer(middleware::from_fn(crate::framing::mark_first))
         .with_state(app)
 }
 
 /// Refuses any request without the right bearer token.
 async fn auth(State(app): State<App>, req: Request, next: Next) -> Response {
-    let presented = req
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.as_bytes().strip_prefix(b"Bearer "))
-        .map(|t| t.trim_ascii());
+    let presented = req.headers().get(header::AUTHORIZATION).and_then(|v| bearer(v.as_bytes()));
     if presented.is_some_and(|t| app.token.matches(t)) {
         return next.run(req).await;
     }
     let mut resp = Error::Unauthorized.into_response();
     resp.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
     resp
+}
+
+/// The token of an `Authorization: Bearer <token>` value. The scheme is
+/// case-insensitive (RFC 9110 §11.1), spaces around the token are ignored.
+fn bearer(value: &[u8]) -> Option<&[u8]> {
+    let value = value.trim_ascii();
+    let split = value.iter().position(|b| b.is_ascii_whitespace())?;
+    let (scheme, token) = value.split_at(split);
+    scheme.eq_ignore_ascii_case(b"bearer").then(|| token.trim_ascii())
+}
+
+/// Refuses request bodies the server cannot read as sent: a transfer
+/// coding other than `chunked` (`Transfer-Encoding: gzip, chunked`) is
+/// `501 not_implemented` (RFC 9112 §6.1), a content coding other than
+/// `identity` is `415 unsupported_media_type` — never spooled as if the
+/// bytes were SQL. Runs behind the token check.
+async fn codings(req: Request, next: Next) -> Response {
+    for te in req.headers().get_all(header::TRANSFER_ENCODING) {
+        let text = String::from_utf8_lossy(te.as_bytes()).to_ascii_lowercase();
+        let codings: Vec<&str> = text.split(',').map(str::trim).filter(|c| !c.is_empty()).collect();
+        if codings != ["chunked"] {
+            let err = Error::NotImplemented(format!(
+                "Transfer-Encoding {text:?} is not supported: send the body plain or \
+                 `Transfer-Encoding: chunked` alone"
+            ));
+            return closing(err.into_response());
+        }
+    }
+    for ce in req.headers().get_all(header::CONTENT_ENCODING) {
+        let text = String::from_utf8_lossy(ce.as_bytes()).to_ascii_lowercase();
+        if text.split(',').map(str::trim).any(|c| !c.is_empty() && c != "identity") {
+            let err = Error::UnsupportedMedia(format!(
+                "Content-Encoding {text:?} is not supported: send the body uncompressed"
+            ));
+            return closing(err.into_response());
+        }
+    }
+    next.run(req).await
 }
 
 /// Counts every request by method, matched route and status. Every label
@@ -152,11 +188,22 @@ async fn blocking<T: Send + 'static>(
         .map_err(Error::from)
 }
 
-/// The query string as a map; a malformed one is a 400.
+/// The query string as a map; a malformed one, or one naming a parameter
+/// twice (`id=7&id=8`: which one?), is a 400.
 fn query(uri: &Uri) -> Result<HashMap<String, String>> {
-    Query::<HashMap<String, String>>::try_from_uri(uri)
+    let pairs = Query::<Vec<(String, String)>>::try_from_uri(uri)
         .map(|q| q.0)
-        .map_err(|e| Error::BadRequest(format!("malformed query string: {e}")))
+        .map_err(|e| Error::BadRequest(format!("malformed query string: {e}")))?;
+    let mut map = HashMap::with_capacity(pairs.len());
+    for (k, v) in pairs {
+        if map.contains_key(&k) {
+            return Err(Error::BadRequest(format!(
+                "query parameter {k:?} is given more than once"
+            )));
+        }
+        map.insert(k, v);
+    }
+    Ok(map)
 }
 
 /// The required `id` query parameter.
@@ -183,35 +230,45 @@ fn submitted(sub: Submission) -> Response {
     (status, Json(sub.job)).into_response()
 }
 
-/// `POST /api/reservoir/jobs`: the body streams into a new job.
+/// `POST /api/reservoir/jobs`: the body streams into a new job. Without a
+/// stated fingerprint the job is queued only once the connection has shown
+/// nothing after the body (see [`crate::framing`]): it is answered
+/// `receiving`, with `Connection: close`.
 async fn submit_job(
     State(app): State<App>,
-    first: Option<Extension<FirstRequest>>,
+    conn: Option<Extension<ConnHandle>>,
     headers: HeaderMap,
     body: Body,
 ) -> Response {
-    match upload_job(&app, first, &headers, body).await {
-        Ok(sub) => submitted(sub),
+    let finish = |conn: Option<ConnHandle>| conn.map_or(Finish::Now, Finish::OnClose);
+    match upload_job(&app, conn.map(|c| c.0), &headers, body, finish).await {
+        Ok(sub) => closing(submitted(sub)),
         Err(resp) => resp,
     }
 }
 
 /// `POST /api/execute_stream` (legacy): like `POST /api/reservoir/jobs`,
 /// then waits for the job to end and answers its final snapshot (200,
-/// whatever the job's outcome: read `state` and `error`).
+/// whatever the job's outcome: read `state` and `error`). It cannot wait
+/// for its connection to close before the job runs, so without a stated
+/// fingerprint it watches the connection for [`crate::upload::SETTLE`]
+/// after the body instead.
 async fn execute_stream(
     State(app): State<App>,
-    first: Option<Extension<FirstRequest>>,
+    conn: Option<Extension<ConnHandle>>,
     headers: HeaderMap,
     body: Body,
 ) -> Response {
     if !app.worker {
-        return Error::from(reservoir::Error::InvalidState(
-            "this server runs without a worker (--no-worker): jobs would never end".into(),
-        ))
-        .into_response();
+        return closing(
+            Error::from(reservoir::Error::InvalidState(
+                "this server runs without a worker (--no-worker): jobs would never end".into(),
+            ))
+            .into_response(),
+        );
     }
-    let id = match upload_job(&app, first, &headers, body).await {
+    let finish = |conn: Option<ConnHandle>| conn.map_or(Finish::Now, Finish::Settled);
+    let id = match upload_job(&app, conn.map(|c| c.0), &headers, body, finish).await {
         Ok(sub) => sub.job.id,
         Err(resp) => return resp,
     };
@@ -219,39 +276,45 @@ async fn execute_stream(
     loop {
         let res = app.reservoir.clone();
         match blocking(move || res.job(id)).await {
-            Ok(job) if job.state.is_terminal() => return Json(job).into_response(),
+            Ok(job) if job.state.is_terminal() => return closing(Json(job).into_response()),
             Ok(_) => {}
-            Err(e) => return e.into_response(),
+            Err(e) => return closing(e.into_response()),
         }
         tokio::time::sleep(delay).await;
         delay = (delay * 2).min(std::time::Duration::from_millis(200));
     }
 }
 
+/// Marks an upload's answer `Connection: close`: whatever the client sends
+/// after its body is never read as another request.
+fn closing(mut resp: Response) -> Response {
+    resp.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+    resp
+}
+
 /// Admits a job from the request's headers and streams the body into it.
-/// A failure is answered with `Connection: close`: the rest of the body
-/// (if any) is not read, so the connection is in an unknown position.
+/// Every answer is `Connection: close`: after a failure the rest of the
+/// body (if any) is not read, so the connection is in an unknown position;
+/// after a success, bytes past the body are the close check's business.
 async fn upload_job(
     app: &App,
-    first: Option<Extension<FirstRequest>>,
+    conn: Option<ConnHandle>,
     headers: &HeaderMap,
     body: Body,
+    finish: impl FnOnce(Option<ConnHandle>) -> Finish,
 ) -> std::result::Result<Submission, Response> {
     let result = async {
         let opts = submit_options(headers)?;
-        // A declared body on a connection's first request: bytes past it
-        // are caught (see `framing`).
-        let check = first.zip(opts.declared_size).map(|(Extension(f), n)| (f, n));
+        // A stated fingerprint is checked exactly: no need to watch the
+        // connection for surplus bytes.
+        let finish = if opts.content_sha256.is_some() { Finish::Now } else { finish(conn) };
+        let declared = opts.declared_size;
         let res = app.reservoir.clone();
         let upload = blocking(move || res.begin_upload(opts)).await?;
-        crate::upload::receive(app, upload, body, check).await
+        crate::upload::receive(app, upload, body, declared, finish).await
     }
     .await;
-    result.map_err(|err| {
-        let mut resp = err.into_response();
-        resp.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
-        resp
-    })
+    result.map_err(|err| closing(err.into_response()))
 }
 
 /// Reads a header as UTF-8 text; repeated, non-UTF-8, empty or overlong
@@ -309,7 +372,21 @@ fn submit_options(headers: &HeaderMap) -> Result<SubmitOptions> {
             })
             .transpose()?
     };
+    let content_sha256 = header_text(headers, "x-asadb-content-sha256")?
+        .map(|t| {
+            let hex = t.to_ascii_lowercase();
+            if hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+                Ok(hex)
+            } else {
+                Err(Error::BadRequest(format!(
+                    "X-AsaDB-Content-SHA256 must be 64 hex digits (the SHA-256 of the body), \
+                     not {t:.80?}"
+                )))
+            }
+        })
+        .transpose()?;
     Ok(SubmitOptions {
+        content_sha256,
         label: header_text(headers, "x-asadb-job-label")?,
         idempotency_key: header_text(headers, "x-asadb-idempotency-key")?,
         stop_on_error,
@@ -464,6 +541,7 @@ async fn submit_file(State(app): State<App>, body: Body) -> Result<Response> {
             stop_on_error: req.stop_on_error,
             declared_size: Some(len),
             import,
+            content_sha256: None,
         };
         let counted = Counted { inner: file, app: app.clone() };
         Ok(app.reservoir.submit(opts, counted)?)

@@ -112,8 +112,14 @@ pub async fn run(cx: &QueryContext, body: Body) -> Result<Response> {
     let (db, metrics, sql) = (cx.db.clone(), cx.metrics.clone(), req.sql);
     let task = AbortOnDrop(tokio::spawn(async move {
         let started = std::time::Instant::now();
-        let r = db.read_rows(&sql, params, move |rows| write_page(rows, page, &tx)).await;
-        metrics.observe_query(started.elapsed());
+        let m = metrics.clone();
+        // A page that was written records its run time before its last
+        // chunk leaves; a call that failed before, here.
+        let observe = move || m.observe_query(started.elapsed());
+        let r = db.read_rows(&sql, params, move |rows| write_page(rows, page, &tx, &observe)).await;
+        if r.is_err() {
+            metrics.observe_query(started.elapsed());
+        }
         r
     }));
     match rx.recv().await {
@@ -143,7 +149,12 @@ struct PageSpec {
 /// Writes one page of `rows` as JSON chunks into `tx` (on the worker
 /// thread). Returns an error only while nothing was sent; afterwards
 /// errors end the page in-band.
-fn write_page(rows: &mut Rows<'_>, page: PageSpec, tx: &mpsc::Sender<Bytes>) -> asadb::Result<()> {
+fn write_page(
+    rows: &mut Rows<'_>,
+    page: PageSpec,
+    tx: &mpsc::Sender<Bytes>,
+    observe: &dyn Fn(),
+) -> asadb::Result<()> {
     if page.panic {
         panic!("test panic: the query contains the panic marker");
     }
@@ -204,6 +215,7 @@ fn write_page(rows: &mut Rows<'_>, page: PageSpec, tx: &mpsc::Sender<Bytes>) -> 
             bytes += row_text.len() + 1;
             n += 1;
             if out.buf.len() >= CHUNK_BYTES && !out.flush() {
+                observe();
                 return Ok(()); // the client went away
             }
         }
@@ -218,6 +230,7 @@ fn write_page(rows: &mut Rows<'_>, page: PageSpec, tx: &mpsc::Sender<Bytes>) -> 
             page.offset,
             serde_json::json!({"code": code, "message": e.to_string(), "retryable": e.is_retryable()})
         ));
+        observe();
         out.flush();
         return Ok(());
     }
@@ -232,6 +245,7 @@ fn write_page(rows: &mut Rows<'_>, page: PageSpec, tx: &mpsc::Sender<Bytes>) -> 
         None => out.buf.push_str("null"),
     }
     out.buf.push('}');
+    observe();
     out.flush();
     Ok(())
 }

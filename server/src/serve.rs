@@ -96,14 +96,33 @@ pub fn run(args: ServeArgs) -> Result<()> {
         );
         let stop = CancellationToken::new();
         let sweeper = tokio::spawn(sweep_forever(reservoir.clone(), ttl, stop.clone()));
-        let server = tokio::spawn(
-            axum::serve(
-                crate::framing::Listener(listener),
-                api::router(app).into_make_service_with_connect_info::<crate::framing::Conn>(),
-            )
-            .with_graceful_shutdown(stop.clone().cancelled_owned())
-            .into_future(),
-        );
+        let res = reservoir.clone();
+        let on_close: crate::framing::CloseCheck = std::sync::Arc::new(move |id, after| {
+            use crate::framing::AfterBody;
+            let r = match after {
+                AfterBody::Nothing => res.release(id),
+                AfterBody::Surplus(n) => res.refuse(
+                    id,
+                    "body_surplus",
+                    &format!(
+                        "at least {n} more bytes followed the request body on its connection: \
+                         the body was longer than its Content-Length, so the job was not run \
+                         (submit it again with the right length, or with \
+                         X-AsaDB-Content-SHA256)"
+                    ),
+                ),
+            };
+            if let Err(e) = r {
+                tracing::warn!("the close check of job {id} failed: {e}");
+            }
+        });
+        let server = tokio::spawn(crate::framing::serve(
+            listener,
+            api::router(app),
+            cfg.limits,
+            on_close,
+            stop.clone(),
+        ));
         let mut server = server;
         tokio::select! {
             () = shutdown_signal() => {}

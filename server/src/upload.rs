@@ -7,20 +7,28 @@
 //! stops and the handler stops reading: the rest of the body is dropped
 //! with the connection, whatever Content-Length said.
 //!
-//! The body ends in exactly one of three ways, and only the first queues
-//! the job:
-//! - the last frame arrived: `Finish` → `Upload::finish`;
-//! - reading failed (client disconnect, bad framing) or the client went
-//!   quiet for [`IDLE_TIMEOUT`]: `Abort` → `Upload::abort`;
+//! The body ends in exactly one of three ways, and only the first can
+//! queue the job:
+//! - the last frame arrived: `Finish` → `Upload::finish` (queued now) or
+//!   `Upload::finish_held` (queued once the connection's close check finds
+//!   nothing after the body, see [`crate::framing`]);
+//! - reading failed (client disconnect, bad framing) or the body came in
+//!   slower than the minimum rate: `Abort` → `Upload::abort`;
 //! - the handler was dropped (the connection went away mid-request, or
 //!   shutdown): the channel closes without `Finish` and the thread aborts.
+//!
+//! **Minimum rate.** Time is cut into windows of `rate_window`; a window
+//! in which fewer than `min_upload_rate × rate_window` bytes arrived fails
+//! the upload (`408 too_slow`), so a trickling client cannot hold a job
+//! slot and its reservation for long: at most one window past its last
+//! useful byte.
 //!
 //! A cancel request for a receiving job wakes the handler through a
 //! [`CancellationToken`]; it then sends an empty write, which lets the
 //! `Upload` complete the cancellation (close, remove spool, `cancelled`)
 //! without waiting for the client's next bytes.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use asadb::reservoir::{Submission, Upload};
 use axum::body::{Body, Bytes};
@@ -30,17 +38,31 @@ use tokio_util::sync::CancellationToken;
 
 use crate::api::App;
 use crate::error::{Error, Result};
-use crate::framing::FirstRequest;
+use crate::framing::ConnHandle;
 
-/// A client that sends nothing for this long loses its upload.
-pub const IDLE_TIMEOUT: Duration = Duration::from_secs(120);
 /// Frames in flight between the handler and the writer thread.
 const CHANNEL_FRAMES: usize = 4;
+/// How long `execute_stream` watches the connection after the body for
+/// bytes past its `Content-Length` (it cannot wait for the close).
+pub const SETTLE: Duration = Duration::from_millis(200);
+
+/// When the job of a complete body is queued.
+#[derive(Clone, Debug)]
+pub enum Finish {
+    /// At once: the client stated the body's SHA-256 (checked), or there is
+    /// no connection to watch.
+    Now,
+    /// After the connection's close check (`POST /api/reservoir/jobs`).
+    OnClose(ConnHandle),
+    /// After [`SETTLE`] without more bytes on the connection
+    /// (`POST /api/execute_stream`, which answers only when the job ends).
+    Settled(ConnHandle),
+}
 
 enum Msg {
     Data(Bytes),
     Finish,
-    Abort(String),
+    Abort(Error),
     /// The body went on past its declared length.
     TooLong(u64),
 }
@@ -58,15 +80,13 @@ impl Drop for Registered<'_> {
     }
 }
 
-/// Receives `body` into `upload` and finishes it.
-///
-/// `surplus_check`: the request's [`FirstRequest`] marker and declared
-/// length; a body followed by more bytes is refused as too large.
+/// Receives `body` into `upload` and finishes it as `finish` says.
 pub async fn receive(
     app: &App,
     upload: Upload,
     body: Body,
-    surplus_check: Option<(FirstRequest, u64)>,
+    declared: Option<u64>,
+    finish: Finish,
 ) -> Result<Submission> {
     let id = upload.id();
     let cancel = CancellationToken::new();
@@ -75,22 +95,44 @@ pub async fn receive(
 
     let (tx, rx) = mpsc::channel::<Msg>(CHANNEL_FRAMES);
     let writer_app = app.clone();
-    let writer = tokio::task::spawn_blocking(move || write_all(&writer_app, upload, rx));
+    let hold = matches!(finish, Finish::OnClose(_));
+    let writer = tokio::task::spawn_blocking(move || write_all(&writer_app, upload, rx, hold));
 
+    let limits = app.limits;
+    let window = limits.rate_window;
+    let need = limits.min_upload_rate.saturating_mul(window.as_secs()).max(1);
+    let mut window_end = Instant::now() + window;
+    let mut window_bytes = 0u64;
     let mut body = body;
     loop {
         let msg = tokio::select! {
             biased;
             _ = cancel.cancelled() => Msg::Data(Bytes::new()),
-            frame = tokio::time::timeout(IDLE_TIMEOUT, body.frame()) => match frame {
-                Err(_) => Msg::Abort(format!("no body bytes for {} s", IDLE_TIMEOUT.as_secs())),
-                Ok(None) => match &surplus_check {
-                    Some((first, declared)) if first.surplus(*declared) => Msg::TooLong(*declared),
+            frame = tokio::time::timeout_at(window_end.into(), body.frame()) => match frame {
+                Err(_) => {
+                    if window_bytes < need {
+                        Msg::Abort(Error::TooSlow(format!(
+                            "the body arrived slower than {} bytes/s: {window_bytes} bytes in \
+                             the last {} s (upload-min-bytes-per-second)",
+                            limits.min_upload_rate,
+                            window.as_secs()
+                        )))
+                    } else {
+                        window_end = Instant::now() + window;
+                        window_bytes = 0;
+                        continue;
+                    }
+                }
+                Ok(None) => match &finish {
+                    Finish::Settled(conn) => settle(conn, declared).await,
                     _ => Msg::Finish,
                 },
-                Ok(Some(Err(e))) => Msg::Abort(e.to_string()),
+                Ok(Some(Err(e))) => Msg::Abort(Error::BodyRead(e.to_string())),
                 Ok(Some(Ok(frame))) => match frame.into_data() {
-                    Ok(data) if !data.is_empty() => Msg::Data(data),
+                    Ok(data) if !data.is_empty() => {
+                        window_bytes += data.len() as u64;
+                        Msg::Data(data)
+                    }
                     // Trailers and empty frames carry nothing to spool.
                     _ => continue,
                 },
@@ -104,11 +146,34 @@ pub async fn receive(
         }
     }
     drop(tx);
-    writer.await.map_err(|e| Error::Internal(format!("upload thread failed: {e}")))?
+    let sub = writer.await.map_err(|e| Error::Internal(format!("upload thread failed: {e}")))??;
+    if let Finish::OnClose(conn) = &finish
+        && !sub.reused
+    {
+        conn.hold(sub.job.id);
+    }
+    Ok(sub)
+}
+
+/// Watches the connection for [`SETTLE`] after a complete body: bytes
+/// read past it (hyper keeps reading a connection while its request is
+/// handled) mean the body was longer than declared.
+async fn settle(conn: &ConnHandle, declared: Option<u64>) -> Msg {
+    let at_end = conn.bytes_read();
+    tokio::time::sleep(SETTLE).await;
+    match declared {
+        Some(n) if conn.bytes_read() > at_end => Msg::TooLong(n),
+        _ => Msg::Finish,
+    }
 }
 
 /// The writer thread: applies messages until the body ends or fails.
-fn write_all(app: &App, mut upload: Upload, mut rx: mpsc::Receiver<Msg>) -> Result<Submission> {
+fn write_all(
+    app: &App,
+    mut upload: Upload,
+    mut rx: mpsc::Receiver<Msg>,
+    hold: bool,
+) -> Result<Submission> {
     while let Some(msg) = rx.blocking_recv() {
         match msg {
             Msg::Data(data) => {
@@ -117,6 +182,7 @@ fn write_all(app: &App, mut upload: Upload, mut rx: mpsc::Receiver<Msg>) -> Resu
                 upload.write(&data)?;
                 app.metrics.add_bytes_received(data.len() as u64);
             }
+            Msg::Finish if hold => return Ok(upload.finish_held()?),
             Msg::Finish => return Ok(upload.finish()?),
             Msg::TooLong(declared) => {
                 let msg = format!(
@@ -125,10 +191,13 @@ fn write_all(app: &App, mut upload: Upload, mut rx: mpsc::Receiver<Msg>) -> Resu
                 upload.abort("too_large", &msg);
                 return Err(asadb::reservoir::Error::TooLarge(msg).into());
             }
-            Msg::Abort(why) => {
-                let msg = format!("the request body broke off: {why}");
-                upload.abort("upload_aborted", &msg);
-                return Err(Error::BodyRead(why));
+            Msg::Abort(err) => {
+                let code = match err {
+                    Error::BodyRead(_) => "upload_aborted".to_string(),
+                    ref other => other.code().to_string(),
+                };
+                upload.abort(&code, &format!("the request body broke off: {err}"));
+                return Err(err);
             }
         }
     }

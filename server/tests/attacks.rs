@@ -301,3 +301,384 @@ fn integers_past_64_bits_in_params_are_refused() {
         assert_eq!((r.status, r.error_code().as_str()), (400, "invalid_input"), "{big}: {r:?}");
     }
 }
+
+fn sha256_hex(body: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(body).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A server with a six-row `victim` table.
+fn victim_server(dir: &std::path::Path) -> Server {
+    let s = Server::spawn(&dir.join("data"), &[]);
+    let setup = b"CREATE TABLE victim(id INTEGER PRIMARY KEY); \
+                  INSERT INTO victim VALUES (1),(2),(3),(4),(5),(6);";
+    let r = s.submit(&[("X-AsaDB-Content-SHA256", &sha256_hex(setup))], setup);
+    assert_eq!(r.status, 201, "{r:?}");
+    assert_eq!(r.json()["state"], "queued", "a stated fingerprint queues at once");
+    s.wait_state(r.json()["id"].as_u64().unwrap(), "completed");
+    s
+}
+
+fn victims(s: &Server) -> usize {
+    s.rows("SELECT id FROM victim").len()
+}
+
+#[test]
+fn a_body_longer_than_its_content_length_is_never_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = victim_server(dir.path());
+    let full = "DELETE FROM victim WHERE id = 5;";
+    let declared = 18; // "DELETE FROM victim": every row
+    let upload_head = |extra: &str| {
+        s.head("POST", "/api/reservoir/jobs", &format!("Content-Length: {declared}\r\n{extra}"))
+    };
+
+    // 1. The surplus in the same packet as the body.
+    let mut sock = s.raw(&format!("{}{full}", upload_head("")));
+    let r = client::read_response(&mut sock);
+    assert_eq!(r.status, 201, "{r:?}");
+    assert_eq!(r.header("connection"), Some("close"));
+    assert_eq!(r.json()["state"], "receiving", "held until the connection shows nothing more");
+    let id = r.json()["id"].as_u64().unwrap();
+    drop(sock);
+    let j = s.wait_state(id, "failed");
+    assert_eq!(j["error"]["code"], "body_surplus", "{j}");
+    assert_eq!(j["has_spool"], false);
+
+    // 2. The surplus a moment after the body, on the same connection.
+    let mut sock = s.raw(&format!("{}{}", upload_head(""), &full[..declared]));
+    std::thread::sleep(Duration::from_millis(300));
+    let _ = std::io::Write::write_all(&mut sock, full[declared..].as_bytes());
+    let r = client::read_response(&mut sock);
+    assert_eq!(r.status, 201, "{r:?}");
+    let id = r.json()["id"].as_u64().unwrap();
+    drop(sock);
+    assert_eq!(s.wait_state(id, "failed")["error"]["code"], "body_surplus");
+
+    // 3. On a kept-alive connection, after another request.
+    let get = s.head("GET", "/api/reservoir/stats", "");
+    let mut sock = s.raw(&get);
+    assert_eq!(client::read_response(&mut sock).status, 200);
+    std::io::Write::write_all(&mut sock, format!("{}{full}", upload_head("")).as_bytes()).unwrap();
+    let r = client::read_response(&mut sock);
+    assert_eq!(r.status, 201, "{r:?}");
+    let id = r.json()["id"].as_u64().unwrap();
+    drop(sock);
+    assert_eq!(s.wait_state(id, "failed")["error"]["code"], "body_surplus");
+
+    // 4. execute_stream (which answers at the job's end) watches the
+    //    connection after the body instead.
+    let mut sock = s.raw(&format!(
+        "{}{}",
+        s.head("POST", "/api/execute_stream", &format!("Content-Length: {declared}\r\n")),
+        &full[..declared]
+    ));
+    std::thread::sleep(Duration::from_millis(50));
+    let _ = std::io::Write::write_all(&mut sock, full[declared..].as_bytes());
+    let r = client::read_response(&mut sock);
+    assert_eq!((r.status, r.error_code().as_str()), (413, "too_large"), "{r:?}");
+
+    assert_eq!(victims(&s), 6, "no truncated DELETE ran");
+
+    // An honest upload is queued once its client closes, and runs.
+    let body = "DELETE FROM victim WHERE id = 6;";
+    let r = s.submit(&[], body.as_bytes());
+    assert_eq!(r.status, 201);
+    let j = s.wait_state(r.json()["id"].as_u64().unwrap(), "completed");
+    assert_eq!(j["progress"]["rows_affected"], 1);
+    assert_eq!(victims(&s), 5);
+}
+
+#[test]
+fn a_stated_fingerprint_is_checked_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = victim_server(dir.path());
+    let full = b"DELETE FROM victim WHERE id = 5;";
+    // Cut to 18 bytes on the way: the fingerprint of the whole no longer
+    // matches.
+    let mut sock = s.raw(&format!(
+        "{}{}",
+        s.head(
+            "POST",
+            "/api/reservoir/jobs",
+            &format!("Content-Length: 18\r\nX-AsaDB-Content-SHA256: {}\r\n", sha256_hex(full))
+        ),
+        std::str::from_utf8(full).unwrap()
+    ));
+    let r = client::read_response(&mut sock);
+    assert_eq!((r.status, r.error_code().as_str()), (400, "fingerprint_mismatch"), "{r:?}");
+    for bad in ["abc", &"g".repeat(64)] {
+        let r = s.submit(&[("X-AsaDB-Content-SHA256", bad)], full);
+        assert_eq!(r.status, 400, "{bad}: {r:?}");
+    }
+    assert_eq!(s.get("/api/reservoir/stats").json()["active"], 0);
+    assert_eq!(victims(&s), 6);
+    // Upper-case hex is the same fingerprint.
+    let r = s.submit(&[("X-AsaDB-Content-SHA256", &sha256_hex(full).to_uppercase())], full);
+    assert_eq!(r.status, 201, "{r:?}");
+    assert_eq!(r.json()["state"], "queued");
+    s.wait_state(r.json()["id"].as_u64().unwrap(), "completed");
+    assert_eq!(victims(&s), 5);
+}
+
+#[test]
+fn idle_and_trickling_connections_are_closed_and_the_cap_refuses_clearly() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::spawn(
+        &dir.path().join("data"),
+        &[
+            "--no-worker",
+            "--http-max-connections",
+            "8",
+            "--http-header-timeout-seconds",
+            "1",
+            "--http-idle-timeout-seconds",
+            "2",
+        ],
+    );
+    // Eight idle connections fill the cap; the ninth is refused with the
+    // error shape, not left hanging.
+    let idle: Vec<_> = (0..8).map(|_| std::net::TcpStream::connect(&s.addr).unwrap()).collect();
+    std::thread::sleep(Duration::from_millis(200));
+    let mut ninth = s.raw(&s.head("GET", "/api/reservoir/stats", ""));
+    let r = client::read_response(&mut ninth);
+    assert_eq!((r.status, r.error_code().as_str()), (503, "too_many_connections"), "{r:?}");
+    assert!(r.retryable());
+    assert_eq!(r.header("retry-after"), Some("2"));
+    // The idle ones are closed by the idle timeout…
+    let mut idle = idle;
+    for sock in &mut idle {
+        assert!(client::closed_within(sock, Duration::from_secs(10)), "an idle connection stayed");
+    }
+    // …and the server serves again.
+    assert_eq!(s.get("/api/reservoir/stats").status, 200);
+
+    // A head trickled a byte at a time is cut off by the header timeout.
+    let mut slow = std::net::TcpStream::connect(&s.addr).unwrap();
+    let started = Instant::now();
+    let mut closed = false;
+    for b in b"GET /api/reservoir/stats HTTP/1.1\r\nHost: x\r\nX-Slow: ".iter().cycle().take(200) {
+        if std::io::Write::write_all(&mut slow, &[*b]).is_err() {
+            closed = true;
+            break;
+        }
+        if client::closed_within(&mut slow, Duration::from_millis(200)) {
+            closed = true;
+            break;
+        }
+    }
+    assert!(closed, "a trickled head was never cut off");
+    assert!(started.elapsed() < Duration::from_secs(20));
+
+    // A kept-alive connection is closed after its idle timeout.
+    let mut kept = s.raw(&s.head("GET", "/api/reservoir/stats", ""));
+    assert_eq!(client::read_response(&mut kept).status, 200);
+    assert!(client::closed_within(&mut kept, Duration::from_secs(10)));
+}
+
+#[test]
+fn a_trickling_upload_loses_its_slot_and_reservation() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::spawn(
+        &dir.path().join("data"),
+        &[
+            "--no-worker",
+            "--upload-min-bytes-per-second",
+            "100",
+            "--upload-rate-window-seconds",
+            "1",
+        ],
+    );
+    let mut sock = s.raw(&s.head("POST", "/api/reservoir/jobs", "Content-Length: 100000\r\n"));
+    let started = Instant::now();
+    let mut answer = None;
+    for _ in 0..100 {
+        if std::io::Write::write_all(&mut sock, b"x").is_err() {
+            break;
+        }
+        sock.set_read_timeout(Some(Duration::from_millis(300))).unwrap();
+        let mut peek = [0u8; 1];
+        if let Ok(n) = sock.peek(&mut peek)
+            && n > 0
+        {
+            sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+            answer = Some(client::read_response(&mut sock));
+            break;
+        }
+    }
+    let r = answer.expect("the trickling upload was never cut off");
+    assert_eq!((r.status, r.error_code().as_str()), (408, "too_slow"), "{r:?}");
+    assert!(started.elapsed() < Duration::from_secs(20));
+    let stats = s.get("/api/reservoir/stats").json();
+    assert_eq!(
+        (stats["active"].as_u64(), stats["reserved_bytes"].as_u64()),
+        (Some(0), Some(0)),
+        "{stats}"
+    );
+    let jobs = s.job(1);
+    assert_eq!(
+        (jobs["state"].as_str(), jobs["error"]["code"].as_str()),
+        (Some("failed"), Some("too_slow"))
+    );
+    assert_eq!(std::fs::read_dir(dir.path().join("data/.asa.reservoir/spool")).unwrap().count(), 0);
+}
+
+#[test]
+fn malformed_requests_get_the_json_error_shape() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::spawn(&dir.path().join("data"), &["--no-worker"]);
+    // hyper's own answers: an unparsable request line, an oversized head.
+    let mut sock = s.raw("BLAH\x01 / HTTP/1.1\r\n\r\n");
+    let r = client::read_response(&mut sock);
+    assert_eq!((r.status, r.error_code().as_str()), (400, "invalid_input"), "{r:?}");
+    let big = format!("X-Big: {}\r\n", "b".repeat(600 << 10));
+    let mut sock = s.raw(&s.head("GET", "/api/reservoir/stats", &big));
+    let r = client::read_response(&mut sock);
+    assert_eq!((r.status, r.error_code().as_str()), (431, "too_large"), "{r:?}");
+    let many: String = (0..200).map(|i| format!("X-H{i}: v\r\n")).collect();
+    let mut sock = s.raw(&s.head("GET", "/api/reservoir/stats", &many));
+    let r = client::read_response(&mut sock);
+    assert_eq!(r.status, 431, "{r:?}");
+    r.error_code();
+
+    // Codings the server does not decode are refused, not spooled.
+    let mut sock =
+        s.raw(&s.head("POST", "/api/reservoir/jobs", "Transfer-Encoding: gzip, chunked\r\n"));
+    std::io::Write::write_all(&mut sock, b"5\r\nxxxxx\r\n0\r\n\r\n").unwrap();
+    let r = client::read_response(&mut sock);
+    assert_eq!((r.status, r.error_code().as_str()), (501, "not_implemented"), "{r:?}");
+    let r = s.submit(&[("Content-Encoding", "gzip")], b"\x1f\x8b\x08\x00");
+    assert_eq!((r.status, r.error_code().as_str()), (415, "unsupported_media_type"), "{r:?}");
+    assert_eq!(s.get("/api/reservoir/stats").json()["active"], 0);
+
+    // Ambiguous query strings are refused.
+    let r = s.get("/api/reservoir/job?id=7&id=8");
+    assert_eq!((r.status, r.error_code().as_str()), (400, "invalid_input"), "{r:?}");
+    assert!(r.body.contains("more than once"), "{r:?}");
+
+    // The auth scheme is case-insensitive.
+    for scheme in ["bearer", "BEARER", "Bearer", "bEaReR"] {
+        let auth = format!("{scheme} {}", s.token);
+        let r = s.call_raw_headers("GET", "/api/reservoir/stats", &[("Authorization", &auth)], b"");
+        assert_eq!(r.status, 200, "{scheme}");
+    }
+    let r = s.call_raw_headers(
+        "GET",
+        "/api/reservoir/stats",
+        &[("Authorization", &format!("Basic {}", s.token))],
+        b"",
+    );
+    assert_eq!(r.status, 401);
+}
+
+fn sigkill(s: &Server) {
+    // SAFETY: kill(2) on our own child's pid.
+    assert_eq!(unsafe { libc::kill(s.pid() as libc::pid_t, libc::SIGKILL) }, 0);
+    std::thread::sleep(Duration::from_millis(200));
+}
+
+#[test]
+fn an_upload_that_never_finished_does_not_own_its_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let s = Server::spawn(&data, &["--no-worker"]);
+    let body = b"SELECT 1;\nSELECT 2;\n";
+    // The server dies while the body is being received.
+    let mut sock = s.raw(&s.head(
+        "POST",
+        "/api/reservoir/jobs",
+        &format!("Content-Length: {}\r\nX-AsaDB-Idempotency-Key: k1\r\n", body.len()),
+    ));
+    std::io::Write::write_all(&mut sock, &body[..5]).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while s.get("/api/reservoir/jobs").json()["jobs"].as_array().unwrap().is_empty() {
+        assert!(Instant::now() < deadline, "the upload never started");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    sigkill(&s);
+    drop(s);
+    let s = Server::spawn(&data, &["--no-worker"]);
+    let j = s.job(1);
+    assert_eq!(j["state"], "interrupted", "{j}");
+    // "Submit it again": the identical body with the same key is a new job.
+    let r = s.submit(&[("X-AsaDB-Idempotency-Key", "k1")], body);
+    assert_eq!(r.status, 201, "{r:?}");
+    let again = s.submit(&[("X-AsaDB-Idempotency-Key", "k1")], body);
+    assert_eq!(again.status, 200, "{again:?}");
+    assert_eq!(again.json()["id"], r.json()["id"]);
+    // Stop-on-error is part of the match.
+    let other =
+        s.submit(&[("X-AsaDB-Idempotency-Key", "k1"), ("X-AsaDB-Stop-On-Error", "false")], body);
+    assert_eq!((other.status, other.error_code().as_str()), (409, "conflict"), "{other:?}");
+    assert!(other.body.contains("stop-on-error"), "{other:?}");
+}
+
+#[test]
+fn twenty_concurrent_identical_retries_end_with_one_job() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::spawn(&dir.path().join("data"), &["--no-worker", "--reservoir-max-jobs", "32"]);
+    let body: Vec<u8> = (0..2000).flat_map(|i| format!("SELECT {i};\n").into_bytes()).collect();
+    let answers: Vec<(u16, u64)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..20)
+            .map(|i| {
+                let (s, body) = (&s, &body);
+                scope.spawn(move || {
+                    // Staggered, and some slow: several are receiving when
+                    // the first completes.
+                    std::thread::sleep(Duration::from_millis((i % 5) * 15));
+                    let r = s.submit(&[("X-AsaDB-Idempotency-Key", "same")], body);
+                    (r.status, r.json()["id"].as_u64().unwrap_or(0))
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let created = answers.iter().filter(|(st, _)| *st == 201).count();
+    let reused = answers.iter().filter(|(st, _)| *st == 200).count();
+    assert_eq!((created, reused), (1, 19), "{answers:?}");
+    let id = answers[0].1;
+    assert!(answers.iter().all(|(_, i)| *i == id), "{answers:?}");
+    s.wait_state(id, "queued");
+    let stats = s.get("/api/reservoir/stats").json();
+    assert_eq!(stats["active"], 1, "{stats}");
+    assert_eq!(stats["reserved_bytes"], body.len(), "{stats}");
+}
+
+#[test]
+fn cancelling_an_interrupted_job_frees_its_reservation() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let s = Server::spawn(&data, &["--reservoir-max-spool-bytes", "3000000"]);
+    let setup = "CREATE TABLE t(x INTEGER PRIMARY KEY, pad);\n";
+    let mut script = String::from(setup);
+    for i in 0..20_000 {
+        script.push_str(&format!("INSERT INTO t VALUES ({i}, '{}');\n", "p".repeat(60)));
+    }
+    script.push_str("SELECT count(*) FROM t a, t b, t c;\n");
+    let r = s.submit(&[], script.as_bytes());
+    assert_eq!(r.status, 201);
+    let id = r.json()["id"].as_u64().unwrap();
+    s.wait_job(id, "reached its long statement", |j| {
+        j["progress"]["statements_done"].as_u64() > Some(20_000)
+    });
+    sigkill(&s);
+    drop(s);
+    let s = Server::spawn(&data, &["--reservoir-max-spool-bytes", "3000000"]);
+    let j = s.job(id);
+    assert_eq!(j["state"], "interrupted", "{j}");
+    assert!(j["reserved_bytes"].as_u64().unwrap() > 1_000_000);
+    // The spool is held for resume: a big new upload does not fit.
+    let big = vec![b' '; 1_500_000];
+    let r = s.submit(&[], &big);
+    assert_eq!((r.status, r.error_code().as_str()), (429, "capacity_exhausted"), "{r:?}");
+    let r = s.post(&format!("/api/reservoir/cancel?id={id}"), b"");
+    assert_eq!(r.status, 200);
+    assert_eq!(r.json()["state"], "cancelled");
+    assert_eq!(r.json()["has_spool"], false);
+    assert_eq!(s.get("/api/reservoir/stats").json()["reserved_bytes"], 0);
+    assert_eq!(s.submit(&[], &big).status, 201, "the space is free again");
+    // What the interrupted job committed stays.
+    let committed = j["progress"]["statements_committed"].as_u64().unwrap();
+    assert!(committed >= 1000, "{j}");
+    assert_eq!(s.rows("SELECT count(*) FROM t"), vec![json!([committed - 1])]);
+}
