@@ -7,16 +7,13 @@
 //! an EXPLAIN. Data-modifying CTEs and `SELECT … INTO` count as writes.
 
 use sqlparser::ast::{Query, SetExpr, Statement};
-use sqlparser::dialect::SQLiteDialect;
-use sqlparser::parser::Parser;
 
 use crate::error::{Error, Result};
 
 /// Ok when `sql` is one read-only statement; `InvalidInput` otherwise
 /// (a parse error keeps the engine's `Parse` error).
 pub(crate) fn check_read_only(sql: &str) -> Result<()> {
-    let stmts = Parser::parse_sql(&SQLiteDialect {}, sql)
-        .map_err(|e| Error::Sql(asadb_sql::Error::Parse(e.to_string())))?;
+    let stmts = asadb_sql::parse::parse_sql(sql).map_err(Error::Sql)?;
     match stmts.as_slice() {
         [Statement::Query(q)] if query_reads_only(q) => Ok(()),
         [Statement::Explain { .. }] => Ok(()),

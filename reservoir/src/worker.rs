@@ -485,15 +485,11 @@ pub(crate) fn panic_message(panic: &Panic) -> String {
 }
 
 /// `SAVEPOINT x`, `RELEASE [SAVEPOINT] x`, `ROLLBACK [TRANSACTION] TO x`:
-/// statements a savepoint of the worker's around them would undo.
+/// statements a savepoint of the worker's around them would undo (from the
+/// parser, like [`TxnControl`]).
 fn is_savepoint_control(sql: &str) -> bool {
-    let words: Vec<String> =
-        sql.split_whitespace().take(3).map(|w| w.to_ascii_uppercase()).collect();
-    match words.first().map(String::as_str) {
-        Some("SAVEPOINT" | "RELEASE") => true,
-        Some("ROLLBACK") => words.iter().any(|w| w == "TO"),
-        _ => false,
-    }
+    use asadb_sql::parse::{StatementKind as K, transaction_control};
+    matches!(transaction_control(sql), Some(K::Savepoint | K::Release | K::RollbackTo))
 }
 
 /// The statement deleting every progress marker but those of `current`
@@ -803,18 +799,15 @@ enum TxnControl {
 }
 
 impl TxnControl {
+    /// From the parser (`asadb_sql::parse`), never from the text: a
+    /// `ROLLBACK TO` savepoint, however it is spelt, is not the end of the
+    /// script's transaction.
     fn of(sql: &str) -> TxnControl {
-        let word: String = sql
-            .trim_start()
-            .chars()
-            .take_while(|c| c.is_ascii_alphabetic())
-            .collect::<String>()
-            .to_ascii_uppercase();
-        match word.as_str() {
-            "BEGIN" | "START" => TxnControl::Begin,
-            "COMMIT" | "END" => TxnControl::Commit,
-            // `ROLLBACK TO x` is a savepoint operation inside the unit.
-            "ROLLBACK" if !sql.to_ascii_uppercase().contains(" TO ") => TxnControl::Rollback,
+        use asadb_sql::parse::{StatementKind as K, transaction_control};
+        match transaction_control(sql) {
+            Some(K::Begin) => TxnControl::Begin,
+            Some(K::Commit) => TxnControl::Commit,
+            Some(K::Rollback) => TxnControl::Rollback,
             _ => TxnControl::None,
         }
     }

@@ -430,3 +430,17 @@ fn a_cancelled_batch_takes_its_counters_back() {
     );
     assert!(job.statement_errors.is_empty(), "{job:?}");
 }
+
+/// Transaction control is recognised by the parser, not by the text: a
+/// `ROLLBACK TO` spelt over two lines inside the script's own transaction
+/// undoes to the savepoint and the transaction goes on to its COMMIT.
+#[test]
+fn rollback_to_over_lines_stays_inside_the_scripts_transaction() {
+    let (_dir, res, engine) = start();
+    let script = "CREATE TABLE t(a);\nBEGIN;\nINSERT INTO t VALUES (1);\nSAVEPOINT sp;\n\
+                  INSERT INTO t VALUES (2);\nROLLBACK\nTO sp;\nINSERT INTO t VALUES (3);\nCOMMIT;\n";
+    let id = submit(&res, script, true);
+    let job = wait_terminal(&res, id);
+    assert_eq!(job.state, JobState::Completed, "{:?}", job.error);
+    assert_eq!(count(&engine, "t"), 2);
+}

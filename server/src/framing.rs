@@ -31,6 +31,10 @@
 //!   job is released (queued); any byte → it is refused (failed), because
 //!   the body went on past its `Content-Length`.
 //!
+//! - **Lingering close.** A connection hyper has finished is shut for
+//!   writing and drained (up to [`LINGER`]) before it is closed, so an
+//!   answer sent before its request body was read reaches the client.
+//!
 //! Bookkeeping per connection ([`ConnState`]): requests in flight (from
 //! the router's call until the response body is done), when the current
 //! head's first byte arrived, the last byte in or out, since when a write
@@ -202,6 +206,8 @@ async fn serve_connection(
                     AfterBody::Surplus(parts.read_buf.len())
                 };
                 tokio::task::spawn_blocking(move || on_close(id, after));
+            } else if parts.read_buf.is_empty() {
+                linger(&mut stream).await;
             }
             drop(stream);
         }
@@ -226,6 +232,34 @@ async fn wait_for_close(stream: &mut TcpStream) -> AfterBody {
         Ok(Ok(n)) if n > 0 => AfterBody::Surplus(n),
         // EOF, a reset (the client is gone) or silence: nothing followed.
         _ => AfterBody::Nothing,
+    }
+}
+
+/// How long (at most) a connection hyper has finished is drained before it
+/// is closed, and how many bytes (at most) are read and dropped meanwhile.
+pub const LINGER: Duration = Duration::from_secs(2);
+const LINGER_BYTES: u64 = 64 << 20;
+
+/// A lingering close (nginx's `lingering_close`): when an answer was sent
+/// before its request's body was read (an upload refused with 413, 429 or
+/// 507 from its headers), closing at once would make the kernel reset the
+/// connection while the client is still sending, and the client would see
+/// the reset, not the answer. So the write side is shut first and what the
+/// client still sends is read and dropped until it closes, for at most
+/// [`LINGER`] and `LINGER_BYTES`.
+async fn linger(stream: &mut TcpStream) {
+    use tokio::io::AsyncWriteExt;
+    if stream.shutdown().await.is_err() {
+        return;
+    }
+    let deadline = tokio::time::Instant::now() + LINGER;
+    let mut buf = vec![0u8; 64 << 10];
+    let mut drained = 0u64;
+    while drained < LINGER_BYTES {
+        match tokio::time::timeout_at(deadline, stream.read(&mut buf)).await {
+            Ok(Ok(n)) if n > 0 => drained += n as u64,
+            _ => return,
+        }
     }
 }
 

@@ -16,8 +16,6 @@ use std::ops::Bound;
 use std::sync::Arc;
 
 use sqlparser::ast;
-use sqlparser::dialect::SQLiteDialect;
-use sqlparser::parser::Parser;
 
 use crate::exec::vals::{Affinity, Collation};
 use crate::storage::{RowStore, TreeKind};
@@ -311,7 +309,7 @@ fn bump_cookie(store: &dyn RowStore) -> Result<()> {
 }
 
 fn parse_one(sql: &str) -> Result<ast::Statement> {
-    let mut v = Parser::parse_sql(&SQLiteDialect {}, sql)
+    let mut v = crate::parse::parse_sql(sql)
         .map_err(|e| Error::Corrupt(format!("catalog sql does not parse: {e}")))?;
     if v.len() != 1 {
         return Err(Error::Corrupt("catalog sql is not one statement".into()));

@@ -9,6 +9,7 @@ pub mod expr;
 pub mod func;
 pub mod integrity;
 pub mod keycode;
+pub mod parse;
 pub mod planner;
 pub mod record;
 pub mod script;

@@ -25,12 +25,11 @@ use std::sync::Arc;
 
 use parking_lot::Mutex;
 use sqlparser::ast;
-use sqlparser::dialect::SQLiteDialect;
-use sqlparser::parser::Parser;
 
 use crate::catalog::Schema;
 use crate::exec::dml::{self, DmlResult};
 use crate::exec::{Context, ExecState, Operator, build};
+use crate::parse::StatementKind;
 use crate::planner::{Binder, ParamMap, plan_query};
 use crate::storage::{BtreeStore, Interrupt, Interrupted, MemStore, MemTxn, RowStore, Tx};
 use crate::value::Value;
@@ -312,8 +311,7 @@ impl Iterator for Rows<'_> {
 }
 
 fn parse(sql: &str) -> Result<Vec<ast::Statement>> {
-    let stmts =
-        Parser::parse_sql(&SQLiteDialect {}, sql).map_err(|e| Error::Parse(e.to_string()))?;
+    let stmts = crate::parse::parse_sql(sql)?;
     Ok(stmts.into_iter().map(crate::planner::with_into_insert).collect())
 }
 
@@ -341,21 +339,6 @@ fn resolve_params(map: &ParamMap, params: &Params) -> Result<Vec<Value>> {
             })
             .collect(),
     })
-}
-
-fn is_read_only(stmt: &ast::Statement) -> bool {
-    matches!(stmt, ast::Statement::Query(_) | ast::Statement::Explain { .. })
-}
-
-fn is_ddl(stmt: &ast::Statement) -> bool {
-    matches!(
-        stmt,
-        ast::Statement::CreateTable(_)
-            | ast::Statement::CreateIndex(_)
-            | ast::Statement::CreateView(_)
-            | ast::Statement::Drop { .. }
-            | ast::Statement::AlterTable(_)
-    )
 }
 
 fn dml_outcome(r: DmlResult) -> Outcome {
@@ -676,7 +659,8 @@ impl Session {
     fn run_in_txn(&mut self, stmt: &ast::Statement, params: &Params) -> Result<Outcome> {
         let source = self.source.clone();
         let budget = self.engine.memory_budget();
-        self.with_store(!is_read_only(stmt), is_ddl(stmt), |store, schema| {
+        let kind = StatementKind::of(stmt);
+        self.with_store(!kind.is_read_only(), kind == StatementKind::Ddl, |store, schema| {
             run(store, schema, stmt, params, source.as_ref(), budget)
         })
     }

@@ -7,22 +7,20 @@
 //! column's default (a constant, as SQLite requires).
 
 use sqlparser::ast;
-use sqlparser::dialect::SQLiteDialect;
-use sqlparser::parser::Parser;
 
 use crate::catalog::{self, Schema, object_name};
 use crate::storage::RowStore;
 use crate::{Error, Result};
 
 fn parse_create_table(sql: &str) -> Result<ast::CreateTable> {
-    match Parser::parse_sql(&SQLiteDialect {}, sql).map(|mut v| v.pop()) {
+    match crate::parse::parse_sql(sql).map(|mut v| v.pop()) {
         Ok(Some(ast::Statement::CreateTable(ct))) => Ok(ct),
         _ => Err(Error::Corrupt(format!("catalog: bad table sql {sql}"))),
     }
 }
 
 fn parse_create_index(sql: &str) -> Result<ast::CreateIndex> {
-    match Parser::parse_sql(&SQLiteDialect {}, sql).map(|mut v| v.pop()) {
+    match crate::parse::parse_sql(sql).map(|mut v| v.pop()) {
         Ok(Some(ast::Statement::CreateIndex(ci))) => Ok(ci),
         _ => Err(Error::Corrupt(format!("catalog: bad index sql {sql}"))),
     }

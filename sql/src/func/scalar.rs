@@ -52,8 +52,11 @@ pub enum Scalar {
     ZeroBlob,
 }
 
-/// Every core function: name, variant, and whether it takes `n` arguments.
-const TABLE: &[(&str, Scalar, fn(usize) -> bool)] = {
+/// Whether a function takes `n` arguments.
+type Arity = fn(usize) -> bool;
+
+/// Every core function: name, variant, and its arity rule.
+const TABLE: &[(&str, Scalar, Arity)] = {
     use Scalar as S;
     &[
         ("abs", S::Abs, |n| n == 1),

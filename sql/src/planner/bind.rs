@@ -553,17 +553,20 @@ impl<'a> Binder<'a> {
                 asts.extend(substring_for.as_deref());
                 self.call("substr", &asts, args)?
             }
-            A::Trim { expr, trim_where, trim_what, trim_characters: None } => {
+            // `trim(x)`, `trim(x, chars)` (parsed as trim_characters) and
+            // the standard `TRIM([LEADING|TRAILING|BOTH] [chars FROM] x)`.
+            A::Trim { expr, trim_where, trim_what, trim_characters } => {
                 let name = match trim_where {
                     None | Some(ast::TrimWhereField::Both) => "trim",
                     Some(ast::TrimWhereField::Leading) => "ltrim",
                     Some(ast::TrimWhereField::Trailing) => "rtrim",
                 };
-                let mut args = vec![self.bind_expr(expr)?];
                 let mut asts = vec![expr.as_ref()];
-                if let Some(w) = trim_what {
-                    args.push(self.bind_expr(w)?);
-                    asts.push(w);
+                asts.extend(trim_what.as_deref());
+                asts.extend(trim_characters.iter().flatten());
+                let mut args = Vec::with_capacity(asts.len());
+                for a in &asts {
+                    args.push(self.bind_expr(a)?);
                 }
                 self.call(name, &asts, args)?
             }
@@ -638,7 +641,7 @@ impl<'a> Binder<'a> {
         if !is_int {
             return Ok(None);
         }
-        crate::script::literal::hex_integer(h, false)
+        crate::value::literal::hex_integer(h, false)
             .map(Some)
             .ok_or_else(|| Error::InvalidInput(format!("hex literal too big: 0x{h}")))
     }
@@ -807,28 +810,19 @@ impl<'a> Binder<'a> {
 /// `SELECT * FROM name` as an AST.
 fn table_query(name: &ast::ObjectName) -> Result<ast::Query> {
     let sql = format!("SELECT * FROM {name}");
-    let mut stmts =
-        sqlparser::parser::Parser::parse_sql(&sqlparser::dialect::SQLiteDialect {}, &sql)
-            .map_err(|e| Error::Parse(e.to_string()))?;
+    let mut stmts = crate::parse::parse_sql(&sql)?;
     match stmts.pop() {
         Some(ast::Statement::Query(q)) => Ok(*q),
         _ => Err(Error::InvalidInput(format!("bad table name {name}"))),
     }
 }
 
-/// A numeric literal as SQLite reads it: an integer if it fits, else REAL.
+/// A numeric literal token as SQLite reads it (the one literal parser,
+/// [`crate::value::literal`]): an integer if it fits, else REAL by SQLite's
+/// AtoF; `0x…` hex integers.
 pub fn number_literal(s: &str) -> Result<Value> {
-    if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-        return u64::from_str_radix(h, 16)
-            .map(|u| Value::Integer(u as i64))
-            .map_err(|_| Error::InvalidInput(format!("hex literal too big: {s}")));
-    }
-    if s.bytes().all(|b| b.is_ascii_digit())
-        && let Ok(i) = s.parse::<i64>()
-    {
-        return Ok(Value::Integer(i));
-    }
-    s.parse::<f64>().map(Value::Real).map_err(|_| Error::InvalidInput(format!("bad number: {s}")))
+    crate::value::parse_number_literal(s)
+        .ok_or_else(|| Error::InvalidInput(format!("bad number: {s}")))
 }
 
 fn decode_hex(h: &str) -> Result<Vec<u8>> {

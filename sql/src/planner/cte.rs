@@ -24,9 +24,9 @@ use std::sync::Arc;
 use sqlparser::ast;
 
 use super::bind::{Binder, CteState, Scope};
+use super::from::{Rel, query_rel};
 use super::select::{
-    Rel, compound_order_keys, finish_compound, limit_exprs, plan_query, plan_set_expr, push_with,
-    query_rel,
+    compound_order_keys, finish_compound, limit_exprs, plan_query, plan_set_expr, push_with,
 };
 use super::{Node, QueryPlan, SetOp};
 use crate::{Error, Result};

@@ -19,8 +19,10 @@
 //! already gives gets no sort (its LIMIT then stops the scan early), and
 //! `min()`/`max()` alone read a single row from an end of such an order.
 
+mod access;
 pub mod bind;
 mod cte;
+mod from;
 mod names;
 mod select;
 
@@ -31,9 +33,10 @@ use crate::catalog::{IndexDef, TableDef};
 use crate::exec::vals::{Affinity, Collation};
 use crate::expr::Expr;
 
+pub use access::plan_table_scan;
 pub use bind::{Binder, ParamMap};
 pub use cte::with_into_insert;
-pub use select::{plan_query, plan_table_scan};
+pub use select::plan_query;
 
 /// A planned subquery (scalar, IN or EXISTS).
 #[derive(Debug)]

@@ -106,9 +106,9 @@ pub fn select_items(text: &str, select: Location) -> Option<Vec<String>> {
     // A leading DISTINCT / ALL belongs to the SELECT, not the first item.
     if let Some(first) = out.first_mut() {
         for kw in ["DISTINCT", "ALL"] {
-            if first.len() > kw.len()
-                && first[..kw.len()].eq_ignore_ascii_case(kw)
-                && first.as_bytes()[kw.len()].is_ascii_whitespace()
+            // `get`: the item may start with a multi-byte character.
+            if first.get(..kw.len()).is_some_and(|w| w.eq_ignore_ascii_case(kw))
+                && first.as_bytes().get(kw.len()).is_some_and(u8::is_ascii_whitespace)
             {
                 *first = first[kw.len()..].trim_start().to_string();
             }
@@ -134,5 +134,13 @@ mod tests {
         assert_eq!(items("select distinct  -a ,CAST(x AS TEXT)"), ["-a", "CAST(x AS TEXT)"]);
         assert_eq!(items("SELECT fromage, x/*,*/ FROM t"), ["fromage", "x/*,*/"]);
         assert_eq!(items("SELECT 1 UNION SELECT 2"), ["1"]);
+    }
+
+    #[test]
+    fn multi_byte_characters_anywhere() {
+        assert_eq!(items("SELECT 'São Paulo' AS city"), ["'São Paulo' AS city"]);
+        assert_eq!(items("SELECT '😀' AS o0, count('ção')"), ["'😀' AS o0", "count('ção')"]);
+        assert_eq!(items("SELECT Müller, ALL_x"), ["Müller", "ALL_x"]);
+        assert_eq!(items("SELECT DISTINCT 😀"), ["😀"]);
     }
 }

@@ -12,8 +12,8 @@
 //! a following space, and a number must be followed by a separator.
 
 use super::insert::{Conflict, InsertValues};
-use super::literal;
 use crate::Value;
+use crate::value::literal;
 
 /// Parses a plain-literal INSERT without `sqlparser`; `None` means "not
 /// for the fast path" (not necessarily invalid). `backslash_escapes`:

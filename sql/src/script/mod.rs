@@ -27,7 +27,6 @@
 
 mod fastpath;
 mod insert;
-pub(crate) mod literal;
 pub(crate) mod slowpath;
 mod splitter;
 

@@ -9,12 +9,12 @@ use sqlparser::ast::{
     Expr, ObjectName, ObjectNamePart, SetExpr, SqliteOnConflict, Statement, TableObject,
     UnaryOperator, Value as SqlValue,
 };
-use sqlparser::dialect::{Dialect, MySqlDialect, SQLiteDialect};
+use sqlparser::dialect::{Dialect, MySqlDialect};
 use sqlparser::parser::{Parser, ParserOptions};
 use sqlparser::tokenizer::Location;
 
 use super::insert::{Conflict, InsertValues};
-use super::literal;
+use crate::value::literal;
 use crate::{Error, Result, Value};
 
 /// Parses `sql` with `sqlparser` (SQLite dialect). `Ok(None)` when it is
@@ -27,7 +27,7 @@ pub fn parse_insert_slow(sql: &str) -> Result<Option<InsertValues>> {
 /// parses it and strings use MySQL's backslash escapes.
 pub fn parse_insert_slow_with(sql: &str, backslash_escapes: bool) -> Result<Option<InsertValues>> {
     let dialect: &dyn Dialect =
-        if backslash_escapes { &MySqlDialect {} } else { &SQLiteDialect {} };
+        if backslash_escapes { &MySqlDialect {} } else { &crate::parse::SqliteGrammar };
     let mut stmts = Parser::new(dialect)
         .with_options(ParserOptions::new().with_unescape(false))
         .try_with_sql(sql)

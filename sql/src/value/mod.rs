@@ -20,6 +20,7 @@
 //! the raw bytes (CAST AS TEXT, `||`, text functions on blobs).
 
 mod fp;
+pub(crate) mod literal;
 mod num;
 mod ops;
 

@@ -278,32 +278,13 @@ pub(crate) fn numeric_text_bytes(z: &[u8], try_for_int: bool) -> Option<Value> {
 /// The value of an SQL numeric literal (digits, optional point and
 /// exponent, or `0x` hex), as SQLite's parser reads it: an integer literal
 /// that fits is INTEGER, a larger one is REAL; hex literals are 64-bit two's
-/// complement. `None` if `s` is not a numeric literal.
+/// complement. `None` if `s` is not a numeric literal. The rules are those
+/// of [`super::literal`], which every parser of literals shares.
 pub fn parse_number_literal(s: &str) -> Option<Value> {
-    let b = s.as_bytes();
-    if b.len() > 2 && b[0] == b'0' && (b[1] == b'x' || b[1] == b'X') {
-        let hex = &s[2..];
-        if hex.len() > 16 || !hex.bytes().all(|c| c.is_ascii_hexdigit()) {
-            return None;
-        }
-        return u64::from_str_radix(hex, 16).ok().map(|u| Value::Integer(u as i64));
+    match s.get(..2) {
+        Some("0x" | "0X") => super::literal::hex_integer(&s[2..], false),
+        _ => super::literal::decimal(s, false),
     }
-    if b.is_empty()
-        || !b.iter().all(|c| c.is_ascii_digit() || matches!(c, b'.' | b'e' | b'E' | b'+' | b'-'))
-    {
-        return None;
-    }
-    let r = atof(b);
-    if !r.prefix || !r.whole || matches!(b[0], b'+' | b'-') {
-        return None;
-    }
-    if !r.fractional {
-        let (i, rc) = atoi64(b);
-        if rc == AtoI::Exact {
-            return Some(Value::Integer(i));
-        }
-    }
-    Some(Value::Real(r.value))
 }
 
 #[cfg(test)]

@@ -1,0 +1,497 @@
+//! Parsing SQL text: the one entry point every part of the engine uses
+//! ([`parse_sql`]), with SQLite's grammar where `sqlparser`'s SQLite
+//! dialect differs, and statement kinds ([`StatementKind`]) decided from
+//! the parsed statement, never from its text.
+//!
+//! [`SqliteGrammar`] is `sqlparser`'s `SQLiteDialect` with SQLite's own
+//! operator precedence (lang_expr.html, highest first):
+//!
+//! | level | operators |
+//! |---|---|
+//! | prefix | `~` `+` `-` (unary), then `COLLATE` |
+//! | 45 | `\|\|` `->` `->>` |
+//! | 40 | `*` `/` `%` |
+//! | 30 | `+` `-` |
+//! | 24 | `&` `\|` `<<` `>>` |
+//! | 21 | `<` `<=` `>` `>=` |
+//! | 20 | `=` `==` `<>` `!=` `IS [NOT]` `IS [NOT] DISTINCT FROM` `BETWEEN` `IN` `LIKE` `GLOB` `MATCH` `REGEXP` `ISNULL` `NOTNULL` `NOT NULL` |
+//! | 15 | `NOT` (prefix) |
+//! | 10 | `AND` |
+//! | 5 | `OR` |
+//!
+//! and the postfix and negated forms SQLite has and the dialect lacks:
+//! `x ISNULL`, `x NOTNULL`, `x NOT GLOB y`, `x NOT REGEXP y`,
+//! `x NOT MATCH y`.
+
+use sqlparser::ast::{self, BinaryOperator, Expr, UnaryOperator};
+use sqlparser::dialect::{Dialect, Precedence, SQLiteDialect};
+use sqlparser::keywords::Keyword;
+use sqlparser::parser::{Parser, ParserError};
+use sqlparser::tokenizer::Token;
+
+use crate::{Error, Result};
+
+/// Parses every statement of `sql` with SQLite's grammar.
+pub fn parse_sql(sql: &str) -> Result<Vec<ast::Statement>> {
+    Parser::parse_sql(&SqliteGrammar, sql).map_err(|e| Error::Parse(e.to_string()))
+}
+
+/// Parses exactly one statement.
+pub fn parse_one(sql: &str) -> Result<ast::Statement> {
+    let mut v = parse_sql(sql)?;
+    match v.len() {
+        1 => Ok(v.remove(0)),
+        n => Err(Error::InvalidInput(format!("expected one statement, got {n}"))),
+    }
+}
+
+/// What a statement does, as the session, the facade and the Reservoir
+/// need to know it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StatementKind {
+    /// A query (`SELECT`, `VALUES`, `WITH … SELECT`) or `EXPLAIN`: reads only.
+    Query,
+    /// `INSERT`, `UPDATE`, `DELETE`, `REPLACE`.
+    Dml,
+    /// `CREATE`, `DROP`, `ALTER`: changes the schema.
+    Ddl,
+    /// `BEGIN` / `START TRANSACTION`.
+    Begin,
+    /// `COMMIT` / `END`.
+    Commit,
+    /// `ROLLBACK` of the whole transaction.
+    Rollback,
+    /// `SAVEPOINT name`.
+    Savepoint,
+    /// `RELEASE [SAVEPOINT] name`.
+    Release,
+    /// `ROLLBACK TO [SAVEPOINT] name`: undoes to a savepoint, the
+    /// transaction stays open.
+    RollbackTo,
+    /// Anything else (`PRAGMA`, `VACUUM`, …).
+    Other,
+}
+
+impl StatementKind {
+    pub fn of(stmt: &ast::Statement) -> StatementKind {
+        use ast::Statement as S;
+        match stmt {
+            S::Query(_) | S::Explain { .. } => StatementKind::Query,
+            S::Insert(_) | S::Update(_) | S::Delete(_) => StatementKind::Dml,
+            S::CreateTable(_)
+            | S::CreateIndex(_)
+            | S::CreateView(_)
+            | S::CreateTrigger(_)
+            | S::Drop { .. }
+            | S::DropTrigger(_)
+            | S::AlterTable(_) => StatementKind::Ddl,
+            S::StartTransaction { .. } => StatementKind::Begin,
+            S::Commit { .. } => StatementKind::Commit,
+            S::Rollback { savepoint: None, .. } => StatementKind::Rollback,
+            S::Rollback { savepoint: Some(_), .. } => StatementKind::RollbackTo,
+            S::Savepoint { .. } => StatementKind::Savepoint,
+            S::ReleaseSavepoint { .. } => StatementKind::Release,
+            _ => StatementKind::Other,
+        }
+    }
+
+    /// The kind of the one statement in `sql`.
+    pub fn of_text(sql: &str) -> Result<StatementKind> {
+        Ok(StatementKind::of(&parse_one(sql)?))
+    }
+
+    /// True for the statements that start, end or partly undo a
+    /// transaction.
+    pub fn is_transaction_control(self) -> bool {
+        matches!(
+            self,
+            StatementKind::Begin
+                | StatementKind::Commit
+                | StatementKind::Rollback
+                | StatementKind::Savepoint
+                | StatementKind::Release
+                | StatementKind::RollbackTo
+        )
+    }
+
+    /// True if the statement cannot change the database.
+    pub fn is_read_only(self) -> bool {
+        self == StatementKind::Query
+    }
+}
+
+/// The transaction-control kind of the one statement in `sql`
+/// ([`StatementKind::is_transaction_control`]), or `None` for any other
+/// statement (or one that does not parse). Only statements whose first
+/// word can begin transaction control are parsed, so callers can ask this
+/// of every statement of a bulk script cheaply.
+pub fn transaction_control(sql: &str) -> Option<StatementKind> {
+    const FIRST: &[&str] = &["BEGIN", "START", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE"];
+    let w = first_word(sql)?;
+    if !FIRST.iter().any(|f| f.eq_ignore_ascii_case(w)) {
+        return None;
+    }
+    StatementKind::of_text(sql).ok().filter(|k| k.is_transaction_control())
+}
+
+/// The first word of `sql` after whitespace and comments.
+fn first_word(sql: &str) -> Option<&str> {
+    let mut s = sql;
+    loop {
+        s = s.trim_start();
+        if let Some(rest) = s.strip_prefix("--") {
+            s = rest.split_once('\n').map_or("", |r| r.1);
+        } else if let Some(rest) = s.strip_prefix("/*") {
+            s = rest.split_once("*/").map_or("", |r| r.1);
+        } else {
+            break;
+        }
+    }
+    let end = s.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(s.len());
+    (end > 0).then(|| &s[..end])
+}
+
+/// `sqlparser`'s SQLite dialect with SQLite's precedence and postfix
+/// operators (see the module docs). It reports itself as
+/// `SQLiteDialect`, so the parser's dialect checks treat it as one.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct SqliteGrammar;
+
+const OR: u8 = 5;
+const AND: u8 = 10;
+const NOT: u8 = 15;
+const EQ: u8 = 20;
+const CMP: u8 = 21;
+const BIT: u8 = 24;
+const ADD: u8 = 30;
+const MUL: u8 = 40;
+const CONCAT: u8 = 45;
+/// Operands of unary `-`, `+`, `~`: tighter than every binary operator.
+const UNARY: u8 = 60;
+
+fn word(t: &Token) -> Option<Keyword> {
+    match t {
+        Token::Word(w) => Some(w.keyword),
+        _ => None,
+    }
+}
+
+/// `ISNULL` is not one of `sqlparser`'s keywords: a plain word.
+fn is_isnull(t: &Token) -> bool {
+    matches!(t, Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case("isnull"))
+}
+
+impl Dialect for SqliteGrammar {
+    fn dialect(&self) -> std::any::TypeId {
+        std::any::TypeId::of::<SQLiteDialect>()
+    }
+
+    fn parse_prefix(&self, parser: &mut Parser) -> Option<Result<Expr, ParserError>> {
+        let op = match parser.peek_token_ref().token {
+            Token::Minus => UnaryOperator::Minus,
+            Token::Plus => UnaryOperator::Plus,
+            Token::Tilde => UnaryOperator::BitwiseNot,
+            _ => return None,
+        };
+        parser.advance_token();
+        Some(parser.parse_subexpr(UNARY).map(|e| Expr::UnaryOp { op, expr: Box::new(e) }))
+    }
+
+    fn parse_infix(
+        &self,
+        parser: &mut Parser,
+        expr: &Expr,
+        precedence: u8,
+    ) -> Option<Result<Expr, ParserError>> {
+        if is_isnull(&parser.peek_token_ref().token) {
+            parser.advance_token();
+            return Some(Ok(Expr::IsNull(Box::new(expr.clone()))));
+        }
+        let next = word(&parser.peek_token_ref().token);
+        match next {
+            Some(Keyword::NOTNULL) => {
+                parser.advance_token();
+                return Some(Ok(Expr::IsNotNull(Box::new(expr.clone()))));
+            }
+            Some(Keyword::NOT) => {
+                let op = match word(&parser.peek_nth_token_ref(1).token) {
+                    Some(Keyword::GLOB) => BinaryOperator::Glob,
+                    Some(Keyword::REGEXP) => BinaryOperator::Regexp,
+                    Some(Keyword::MATCH) => BinaryOperator::Match,
+                    _ => return None,
+                };
+                parser.advance_token();
+                parser.advance_token();
+                let right = match parser.parse_subexpr(precedence) {
+                    Ok(e) => e,
+                    Err(e) => return Some(Err(e)),
+                };
+                let inner =
+                    Expr::BinaryOp { left: Box::new(expr.clone()), op, right: Box::new(right) };
+                return Some(Ok(Expr::UnaryOp {
+                    op: UnaryOperator::Not,
+                    expr: Box::new(Expr::Nested(Box::new(inner))),
+                }));
+            }
+            _ => {}
+        }
+        SQLiteDialect {}.parse_infix(parser, expr, precedence)
+    }
+
+    fn get_next_precedence(&self, parser: &Parser) -> Option<Result<u8, ParserError>> {
+        let p = match &parser.peek_token_ref().token {
+            Token::StringConcat | Token::Arrow | Token::LongArrow => CONCAT,
+            Token::Mul | Token::Div | Token::Mod => MUL,
+            Token::Plus | Token::Minus => ADD,
+            Token::Ampersand | Token::Pipe | Token::ShiftLeft | Token::ShiftRight => BIT,
+            Token::Lt | Token::LtEq | Token::Gt | Token::GtEq => CMP,
+            Token::Eq | Token::DoubleEq | Token::Neq => EQ,
+            Token::Colon => self.prec_unknown(),
+            t if is_isnull(t) => EQ,
+            Token::Word(w) => match w.keyword {
+                Keyword::OR => OR,
+                Keyword::AND => AND,
+                Keyword::IS
+                | Keyword::IN
+                | Keyword::BETWEEN
+                | Keyword::LIKE
+                | Keyword::GLOB
+                | Keyword::MATCH
+                | Keyword::REGEXP
+                | Keyword::NOTNULL => EQ,
+                Keyword::NOT => match word(&parser.peek_nth_token_ref(1).token) {
+                    Some(
+                        Keyword::IN
+                        | Keyword::BETWEEN
+                        | Keyword::LIKE
+                        | Keyword::GLOB
+                        | Keyword::MATCH
+                        | Keyword::REGEXP,
+                    ) => EQ,
+                    // `NOT NULL` (outside column definitions) as the parser has it.
+                    _ => return None,
+                },
+                _ => return None,
+            },
+            _ => return None,
+        };
+        Some(Ok(p))
+    }
+
+    fn prec_value(&self, prec: Precedence) -> u8 {
+        match prec {
+            Precedence::Period => 100,
+            Precedence::DoubleColon => 50,
+            Precedence::AtTz => 41,
+            Precedence::MulDivModOp => MUL,
+            Precedence::PlusMinus => ADD,
+            Precedence::Xor | Precedence::Ampersand | Precedence::Caret | Precedence::Pipe => BIT,
+            Precedence::Colon => BIT,
+            Precedence::PgOther => CONCAT,
+            Precedence::Between | Precedence::Eq | Precedence::Like | Precedence::Is => EQ,
+            Precedence::UnaryNot => NOT,
+            Precedence::And => AND,
+            Precedence::Or => OR,
+        }
+    }
+
+    // Everything else as `SQLiteDialect` has it.
+    fn is_delimited_identifier_start(&self, ch: char) -> bool {
+        SQLiteDialect {}.is_delimited_identifier_start(ch)
+    }
+    fn identifier_quote_style(&self, identifier: &str) -> Option<char> {
+        SQLiteDialect {}.identifier_quote_style(identifier)
+    }
+    fn ordered_bind_placeholder_style(&self) -> Option<sqlparser::dialect::BindPlaceholderStyle> {
+        SQLiteDialect {}.ordered_bind_placeholder_style()
+    }
+    fn is_identifier_start(&self, ch: char) -> bool {
+        SQLiteDialect {}.is_identifier_start(ch)
+    }
+    fn is_identifier_part(&self, ch: char) -> bool {
+        SQLiteDialect {}.is_identifier_part(ch)
+    }
+    fn supports_filter_during_aggregation(&self) -> bool {
+        true
+    }
+    fn supports_start_transaction_modifier(&self) -> bool {
+        true
+    }
+    fn parse_statement(&self, parser: &mut Parser) -> Option<Result<ast::Statement, ParserError>> {
+        SQLiteDialect {}.parse_statement(parser)
+    }
+    fn parse_data_type(&self, parser: &mut Parser) -> Option<Result<ast::DataType, ParserError>> {
+        SQLiteDialect {}.parse_data_type(parser)
+    }
+    fn supports_in_empty_list(&self) -> bool {
+        true
+    }
+    fn supports_limit_comma(&self) -> bool {
+        true
+    }
+    fn supports_asc_desc_in_column_definition(&self) -> bool {
+        true
+    }
+    fn supports_dollar_placeholder(&self) -> bool {
+        true
+    }
+    fn supports_notnull_operator(&self) -> bool {
+        true
+    }
+    fn supports_is_operator(&self) -> bool {
+        true
+    }
+    fn supports_comma_separated_trim(&self) -> bool {
+        true
+    }
+    fn supports_numeric_literal_underscores(&self) -> bool {
+        SQLiteDialect {}.supports_numeric_literal_underscores()
+    }
+    fn supports_double_eq_assignment(&self) -> bool {
+        true
+    }
+    fn supports_string_literal_column_names(&self) -> bool {
+        true
+    }
+    fn supports_cast_empty_data_type_to_unspecified(&self) -> bool {
+        true
+    }
+    fn supports_national_string_literal(&self) -> bool {
+        false
+    }
+    fn supports_parens_around_table_factor(&self) -> bool {
+        true
+    }
+    fn supports_unterminated_block_comments(&self) -> bool {
+        true
+    }
+    fn is_column_alias(&self, kw: &Keyword, parser: &mut Parser) -> bool {
+        SQLiteDialect {}.is_column_alias(kw, parser)
+    }
+    fn supports_over_keyword_as_column_alias(&self) -> bool {
+        true
+    }
+    fn supports_indexed_by(&self) -> bool {
+        true
+    }
+    fn is_table_alias(&self, kw: &Keyword, parser: &mut Parser) -> bool {
+        SQLiteDialect {}.is_table_alias(kw, parser)
+    }
+    fn supports_comma_join_constraint(&self) -> bool {
+        true
+    }
+    fn supports_aggregate_order_by_with_empty_args(&self) -> bool {
+        true
+    }
+    fn supports_bitwise_shift_operators(&self) -> bool {
+        true
+    }
+    fn supports_in_table_expression(&self) -> bool {
+        true
+    }
+    fn is_table_factor(&self, kw: &Keyword, parser: &mut Parser) -> bool {
+        SQLiteDialect {}.is_table_factor(kw, parser)
+    }
+    fn between_low_bound_precedence(&self) -> u8 {
+        AND
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn first_item(sql: &str) -> Expr {
+        match parse_one(&format!("SELECT {sql}")).unwrap() {
+            ast::Statement::Query(q) => match *q.body {
+                ast::SetExpr::Select(s) => match &s.projection[0] {
+                    ast::SelectItem::UnnamedExpr(e) => e.clone(),
+                    other => panic!("{other:?}"),
+                },
+                _ => unreachable!(),
+            },
+            _ => unreachable!(),
+        }
+    }
+
+    /// The tree's shape with every operator parenthesised.
+    fn shape(e: &Expr) -> String {
+        match e {
+            Expr::Nested(e) => shape(e),
+            Expr::BinaryOp { left, op, right } => {
+                format!("({} {op} {})", shape(left), shape(right))
+            }
+            Expr::UnaryOp { op, expr } => format!("({op} {})", shape(expr)),
+            Expr::IsNull(e) => format!("({} ISNULL)", shape(e)),
+            Expr::IsNotNull(e) => format!("({} NOTNULL)", shape(e)),
+            Expr::Like { expr, pattern, .. } => {
+                format!("({} LIKE {})", shape(expr), shape(pattern))
+            }
+            Expr::Between { expr, low, high, .. } => {
+                format!("({} BETWEEN {} AND {})", shape(expr), shape(low), shape(high))
+            }
+            Expr::IsDistinctFrom(a, b) => format!("({} IS DISTINCT FROM {})", shape(a), shape(b)),
+            other => other.to_string(),
+        }
+    }
+
+    fn expr(sql: &str) -> String {
+        shape(&first_item(sql))
+    }
+
+    fn same(a: &str, b: &str) {
+        assert_eq!(expr(a), expr(b), "{a}  vs  {b}");
+    }
+
+    #[test]
+    fn sqlite_precedence() {
+        same("1 + 2 || 'a'", "1 + (2 || 'a')");
+        same("-a || b", "(-a) || b");
+        same("a IS b = c", "(a IS b) = c");
+        same("a LIKE b = c", "(a LIKE b) = c");
+        same("a = b < c", "a = (b < c)");
+        same("a & b + c", "a & (b + c)");
+        same("NOT a = b", "NOT (a = b)");
+        same("a BETWEEN 1 AND 2 = 1", "(a BETWEEN 1 AND 2) = 1");
+    }
+
+    #[test]
+    fn postfix_and_negated_operators() {
+        assert_eq!(expr("a ISNULL"), "(a ISNULL)");
+        assert_eq!(expr("a NOTNULL"), "(a NOTNULL)");
+        assert_eq!(expr("a NOT NULL"), "(a NOTNULL)");
+        assert_eq!(expr("a + 1 ISNULL"), "((a + 1) ISNULL)");
+        assert_eq!(expr("a NOT GLOB 'x*'"), "(NOT (a GLOB 'x*'))");
+        assert_eq!(expr("a NOT REGEXP b OR c"), "((NOT (a REGEXP b)) OR c)");
+        assert!(parse_sql("SELECT CASE WHEN a NOT GLOB b THEN 1 END FROM t").is_ok());
+    }
+
+    #[test]
+    fn kinds_from_the_parser() {
+        use StatementKind as K;
+        for (sql, k) in [
+            ("SELECT 1", K::Query),
+            ("WITH x AS (SELECT 1) SELECT * FROM x", K::Query),
+            ("VALUES (1)", K::Query),
+            ("INSERT INTO t VALUES (1)", K::Dml),
+            ("REPLACE INTO t VALUES (1)", K::Dml),
+            ("CREATE TABLE t(a)", K::Ddl),
+            ("BEGIN", K::Begin),
+            ("BEGIN IMMEDIATE TRANSACTION", K::Begin),
+            ("END", K::Commit),
+            ("COMMIT", K::Commit),
+            ("ROLLBACK", K::Rollback),
+            ("ROLLBACK\nTO sp", K::RollbackTo),
+            ("ROLLBACK TRANSACTION TO SAVEPOINT sp", K::RollbackTo),
+            ("SAVEPOINT sp", K::Savepoint),
+            ("RELEASE sp", K::Release),
+        ] {
+            assert_eq!(StatementKind::of_text(sql).unwrap(), k, "{sql}");
+        }
+        assert_eq!(transaction_control("ROLLBACK\nTO sp"), Some(StatementKind::RollbackTo));
+        assert_eq!(transaction_control("-- c\n/* d */ begin;"), Some(StatementKind::Begin));
+        assert_eq!(transaction_control("END"), Some(StatementKind::Commit));
+        assert_eq!(transaction_control("SELECT 'BEGIN'"), None);
+        assert_eq!(transaction_control("ENDS"), None);
+    }
+}

@@ -1,0 +1,380 @@
+//! Access paths: how one table's rows are reached — rowid points, IN
+//! lists and ranges, index equality prefixes with a range on the next
+//! column — and which orders a scan gives for free (ORDER BY and
+//! `min()`/`max()` served without a sort).
+
+use std::ops::Bound;
+use std::sync::Arc;
+
+use sqlparser::ast;
+
+use super::bind::{Binder, conjuncts};
+use super::from::*;
+use super::{Access, AggCall, Node};
+use crate::Result;
+use crate::catalog::TableDef;
+use crate::exec::vals::{Affinity, Collation};
+use crate::expr::{CmpOp, Expr};
+
+/// A usable comparison of a column with a row-free value.
+pub(super) enum Pred {
+    Eq(Expr),
+    In(Vec<Expr>),
+    Lo(Expr, bool),
+    Hi(Expr, bool),
+}
+
+pub(super) fn analyse(c: &Expr) -> Option<(usize, Pred, Option<Affinity>)> {
+    match c {
+        Expr::Cmp { op, l, r, aff, coll: Collation::Binary } if *op != CmpOp::Ne => {
+            let (col, val, op) = match (l.as_ref(), r.as_ref()) {
+                (Expr::Column(k), v) if v.is_row_free() => (*k, v.clone(), *op),
+                (v, Expr::Column(k)) if v.is_row_free() => (*k, v.clone(), op.flip()),
+                _ => return None,
+            };
+            let p = match op {
+                CmpOp::Eq => Pred::Eq(val),
+                CmpOp::Gt => Pred::Lo(val, false),
+                CmpOp::Ge => Pred::Lo(val, true),
+                CmpOp::Lt => Pred::Hi(val, false),
+                CmpOp::Le => Pred::Hi(val, true),
+                CmpOp::Ne => return None,
+            };
+            Some((col, p, *aff))
+        }
+        Expr::InList { expr, list, affs, negated: false } => {
+            let Expr::Column(k) = expr.as_ref() else { return None };
+            if !list.iter().all(Expr::is_row_free) || affs.windows(2).any(|w| w[0] != w[1]) {
+                return None;
+            }
+            Some((*k, Pred::In(list.clone()), affs.first().copied().flatten()))
+        }
+        _ => None,
+    }
+}
+
+/// True if applying `aff` to stored values of a column of affinity `col`
+/// changes nothing, so the index order is the comparison's order.
+pub(super) fn aff_ok(aff: Option<Affinity>, col: Affinity) -> bool {
+    match aff {
+        None => true,
+        Some(Affinity::Numeric) => {
+            matches!(col, Affinity::Integer | Affinity::Real | Affinity::Numeric)
+        }
+        Some(Affinity::Text) => col == Affinity::Text,
+        Some(_) => false,
+    }
+}
+
+/// Picks an access path for a table from its local conjuncts (bound to
+/// the local row). Returns it and a selectivity estimate.
+pub(super) fn choose_access(b: &Binder, t: &Arc<TableDef>, locals: &[Expr]) -> (Access, f64) {
+    let preds: Vec<(usize, Pred, Option<Affinity>)> = locals.iter().filter_map(analyse).collect();
+    let ncols = t.columns.len();
+    let is_rowid = |k: usize| k == ncols || Some(k) == t.rowid_alias;
+    // Rowid equality / IN.
+    for (k, p, _) in &preds {
+        if is_rowid(*k) {
+            match p {
+                Pred::Eq(v) => return (Access::RowidIn(vec![v.clone()]), 0.0001),
+                Pred::In(vs) => return (Access::RowidIn(vs.clone()), 0.001),
+                _ => {}
+            }
+        }
+    }
+    // Best index.
+    let mut best: Option<(u32, Access, f64)> = None;
+    for ix in b.schema.table_indexes(&t.name) {
+        let col_aff = |j: usize| t.columns[ix.columns[j]].affinity;
+        let mut prefixes: Vec<Vec<Expr>> = vec![Vec::new()];
+        let mut affs = Vec::new();
+        let mut j = 0;
+        while j < ix.columns.len() {
+            let c = ix.columns[j];
+            let eq = preds
+                .iter()
+                .find(|(k, p, a)| *k == c && matches!(p, Pred::Eq(_)) && aff_ok(*a, col_aff(j)));
+            if let Some((_, Pred::Eq(v), a)) = eq {
+                prefixes.iter_mut().for_each(|p| p.push(v.clone()));
+                affs.push(*a);
+                j += 1;
+                continue;
+            }
+            let inl = preds
+                .iter()
+                .find(|(k, p, a)| *k == c && matches!(p, Pred::In(_)) && aff_ok(*a, col_aff(j)));
+            if let (0, Some((_, Pred::In(vs), a))) = (j, inl) {
+                prefixes = vs.iter().map(|v| vec![v.clone()]).collect();
+                affs.push(*a);
+                j += 1;
+                continue;
+            }
+            break;
+        }
+        let mut lo = Bound::Unbounded;
+        let mut hi = Bound::Unbounded;
+        if j < ix.columns.len() && !ix.desc[j] {
+            let c = ix.columns[j];
+            for (k, p, a) in &preds {
+                if *k != c || !aff_ok(*a, col_aff(j)) {
+                    continue;
+                }
+                match p {
+                    Pred::Lo(v, inc) if matches!(lo, Bound::Unbounded) => lo = bound(v, *inc),
+                    Pred::Hi(v, inc) if matches!(hi, Bound::Unbounded) => hi = bound(v, *inc),
+                    _ => continue,
+                }
+                if affs.len() == j {
+                    affs.push(*a);
+                }
+            }
+        }
+        let ranged = !matches!((&lo, &hi), (Bound::Unbounded, Bound::Unbounded));
+        if j == 0 && !ranged {
+            continue;
+        }
+        // Desc columns inside the equality prefix are fine: equality does
+        // not depend on direction.
+        if ix.desc[..j].iter().any(|d| *d) && ranged {
+            continue;
+        }
+        let score = j as u32 * 100
+            + if ranged { 10 } else { 0 }
+            + if ix.unique && j == ix.columns.len() { 1000 } else { 0 };
+        let sel = if ix.unique && j == ix.columns.len() {
+            0.0001
+        } else {
+            0.1f64.powi(j as i32) * if ranged { 0.3 } else { 1.0 }
+        };
+        if best.as_ref().is_none_or(|(s, ..)| score > *s) {
+            let access = Access::Index {
+                index: ix.clone(),
+                prefixes,
+                lo,
+                hi,
+                affs,
+                reverse: false,
+                ordered: false,
+                skip_nulls: false,
+            };
+            best = Some((score, access, sel));
+        }
+    }
+    // Rowid range.
+    let mut lo = Bound::Unbounded;
+    let mut hi = Bound::Unbounded;
+    for (k, p, _) in &preds {
+        if !is_rowid(*k) {
+            continue;
+        }
+        match p {
+            Pred::Lo(v, inc) if matches!(lo, Bound::Unbounded) => lo = bound(v, *inc),
+            Pred::Hi(v, inc) if matches!(hi, Bound::Unbounded) => hi = bound(v, *inc),
+            _ => {}
+        }
+    }
+    let rowid_range = !matches!((&lo, &hi), (Bound::Unbounded, Bound::Unbounded));
+    match best {
+        Some((score, access, sel)) if score >= 100 || !rowid_range => (access, sel),
+        _ if rowid_range => (Access::RowidRange { lo, hi, reverse: false }, 0.3),
+        _ => (Access::Full { reverse: false }, 1.0),
+    }
+}
+
+/// One ORDER BY key that a scan may deliver: a column of the row (the
+/// rowid at the table's width), BINARY collation, default NULL placement.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct OrderTerm {
+    pub(super) col: usize,
+    pub(super) desc: bool,
+    /// Rows whose key is NULL are not wanted (`min(col)`); a scan that can
+    /// skip them cheaply does.
+    pub(super) skip_nulls: bool,
+}
+
+/// `min(col)` / `max(col)` as the only aggregate of a one-table query
+/// without GROUP BY or HAVING, over a BINARY-collated column (or the
+/// rowid): the order a scan must give for its first row to be the answer.
+/// A WHERE may only compare that column with values (an access path on
+/// it, which also keeps NULLs out); anything else would make the scan read
+/// rows the WHERE then rejects.
+pub(super) fn min_max_column(
+    b: &Binder,
+    aggs: &[AggCall],
+    group: &[Expr],
+    having: bool,
+    where_c: &[Expr],
+    rels: &[Rel],
+) -> Option<OrderTerm> {
+    let [agg] = aggs else { return None };
+    let [Expr::Column(col)] = agg.args.as_slice() else { return None };
+    if agg.distinct || !group.is_empty() || having || rels.len() != 1 {
+        return None;
+    }
+    if !where_c.iter().all(|c| analyse(c).is_some_and(|(k, ..)| k == *col)) {
+        return None;
+    }
+    let max = match agg.name.to_ascii_lowercase().as_str() {
+        "min" => false,
+        "max" => true,
+        _ => return None,
+    };
+    if b.column_coll(&agg.args[0]) != Some(Collation::Binary) {
+        return None;
+    }
+    Some(OrderTerm { col: *col, desc: max, skip_nulls: !max })
+}
+
+/// Makes `access` deliver rows in `order` (columns of the local row) if
+/// it can without a sort; returns the access and whether it does.
+///
+/// - Rowid first (ASC or DESC): a full or range scan in rowid order. The
+///   rowid is unique, so keys after it never matter.
+/// - Index columns: a forward scan of an index whose columns, after those
+///   fixed by a single-valued equality prefix, start with the keys (all
+///   ASC), optionally followed by the rowid (ASC). Equal keys come in
+///   rowid order ([`Access::Index`]'s `ordered`), as in SQLite's index
+///   scan. A full scan picks the first such index when the WHERE gave no
+///   access path; an index the WHERE chose is kept only if it fits.
+///
+/// Only ascending index columns are used, whatever the key's direction:
+/// the B+tree store scans indexes forward only, and the memory store
+/// orders DESC columns ascending, so any other order would differ between
+/// them (or between them and SQLite's ties).
+pub(super) fn order_access(
+    b: &Binder,
+    t: &Arc<TableDef>,
+    access: Access,
+    order: &[OrderTerm],
+) -> (Access, bool) {
+    let ncols = t.columns.len();
+    let is_rowid = |k: usize| k == ncols || Some(k) == t.rowid_alias;
+    if is_rowid(order[0].col) {
+        let reverse = order[0].desc;
+        return match access {
+            Access::Full { .. } => (Access::Full { reverse }, true),
+            Access::RowidRange { lo, hi, .. } => (Access::RowidRange { lo, hi, reverse }, true),
+            // Every column fixed by equality: one run of equal keys, read
+            // in rowid order.
+            Access::Index { index, prefixes, lo, hi, affs, .. }
+                if !reverse
+                    && prefixes.len() == 1
+                    && prefixes[0].len() == index.columns.len()
+                    && matches!((&lo, &hi), (Bound::Unbounded, Bound::Unbounded)) =>
+            {
+                let access = Access::Index {
+                    index,
+                    prefixes,
+                    lo,
+                    hi,
+                    affs,
+                    reverse: false,
+                    ordered: true,
+                    skip_nulls: false,
+                };
+                (access, true)
+            }
+            other => (other, false),
+        };
+    }
+    match access {
+        Access::Full { reverse: false } => {
+            for ix in b.schema.table_indexes(&t.name) {
+                if index_gives(&ix.columns, &ix.desc, 0, order, &is_rowid) {
+                    let access = Access::Index {
+                        index: ix.clone(),
+                        prefixes: vec![Vec::new()],
+                        lo: Bound::Unbounded,
+                        hi: Bound::Unbounded,
+                        affs: Vec::new(),
+                        reverse: false,
+                        ordered: true,
+                        skip_nulls: order[0].skip_nulls,
+                    };
+                    return (access, true);
+                }
+            }
+            (Access::Full { reverse: false }, false)
+        }
+        Access::Index { index, prefixes, lo, hi, affs, .. } => {
+            // An IN list on the first column gives several prefixes, scanned
+            // in ascending order: nothing is fixed, the first column sorted.
+            let fixed = if prefixes.len() == 1 { prefixes[0].len() } else { 0 };
+            let ok = index_gives(&index.columns, &index.desc, fixed, order, &is_rowid);
+            let access = Access::Index {
+                index,
+                prefixes,
+                lo,
+                hi,
+                affs,
+                reverse: false,
+                ordered: ok,
+                skip_nulls: false,
+            };
+            (access, ok)
+        }
+        other => (other, false),
+    }
+}
+
+/// True if a forward scan of an index over `columns` (with `desc` flags),
+/// the first `fixed` of them fixed by equality, yields rows in `order`
+/// (ties in rowid order).
+pub(super) fn index_gives(
+    columns: &[usize],
+    desc: &[bool],
+    fixed: usize,
+    order: &[OrderTerm],
+    is_rowid: &dyn Fn(usize) -> bool,
+) -> bool {
+    // Every column the scan orders by must be ascending (see order_access).
+    if desc[fixed..].iter().any(|d| *d) {
+        return false;
+    }
+    let mut next = fixed;
+    for o in order {
+        if columns[..fixed].contains(&o.col) {
+            // Constant over the scan: no order to keep.
+            continue;
+        }
+        if o.desc {
+            return false;
+        }
+        if next < columns.len() && columns[next] == o.col {
+            next += 1;
+            continue;
+        }
+        // After every index column the rowid orders the entries; it is
+        // unique, so later keys do not matter.
+        return next == columns.len() && is_rowid(o.col);
+    }
+    true
+}
+
+/// Plans a scan of one table with a WHERE clause (for UPDATE / DELETE):
+/// yields local rows (columns then rowid).
+/// A range bound at `v`, inclusive or not.
+pub(super) fn bound<T: Clone>(v: &T, inclusive: bool) -> Bound<T> {
+    if inclusive { Bound::Included(v.clone()) } else { Bound::Excluded(v.clone()) }
+}
+
+pub fn plan_table_scan(
+    b: &mut Binder,
+    t: &Arc<TableDef>,
+    selection: Option<&ast::Expr>,
+) -> Result<Node> {
+    let rel = table_rel(t, t.name.clone());
+    b.push_scope(scope_of(std::slice::from_ref(&rel)));
+    let r = (|| {
+        let mut cs = Vec::new();
+        if let Some(w) = selection {
+            conjuncts(b.bind_expr(w)?, &mut cs);
+        }
+        let local: Vec<Expr> = cs.iter().filter(|c| !c.has_subquery()).cloned().collect();
+        let (access, _) = choose_access(b, t, &local);
+        let filter = cs.into_iter().reduce(|a, c| Expr::And(Box::new(a), Box::new(c)));
+        Ok(Node::Scan { table: t.clone(), access, filter })
+    })();
+    b.pop_scope();
+    r
+}

@@ -1,0 +1,797 @@
+//! The session generator: random schemas, values at the edges of every
+//! storage class, DML interleaved with queries of every shape the engine
+//! accepts. Seeded and deterministic: a seed names a session.
+
+use super::sql::{Sql, alt, cat, join, t};
+
+/// A small deterministic generator (splitmix64).
+#[derive(Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed ^ 0x9e37_79b9_7f4a_7c15)
+    }
+    pub fn u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.u64() % n.max(1) as u64) as usize
+    }
+    /// True with probability `p` percent.
+    pub fn pct(&mut self, p: usize) -> bool {
+        self.below(100) < p
+    }
+    pub fn pick<'a, T>(&mut self, v: &'a [T]) -> &'a T {
+        &v[self.below(v.len())]
+    }
+}
+
+/// Literals at the edges: integer limits and neighbours, reals near them,
+/// huge and tiny reals, -0.0, long decimals, hex, numeric-looking text,
+/// case and space variants for the collations, multi-byte UTF-8, blobs
+/// (and text made of blob bytes, some not UTF-8).
+const LITERALS: &[&str] = &[
+    "NULL",
+    "0",
+    "1",
+    "-1",
+    "2",
+    "3",
+    "7",
+    "10",
+    "-5",
+    "100",
+    "9223372036854775807",
+    "-9223372036854775808",
+    "9223372036854775806",
+    "-9223372036854775807",
+    "9223372036854775808",
+    "4294967296",
+    "2147483647",
+    "0.5",
+    "1.5",
+    "-2.5",
+    "1.0",
+    "0.0",
+    "-0.0",
+    "3.14159",
+    "1e3",
+    "9.2e18",
+    "9.21e18",
+    "9210000000000000000",
+    "-9.3e18",
+    "9.223372036854775807e18",
+    "1e308",
+    "-1e308",
+    "1e-308",
+    "1e400",
+    "0.151806728945089886206923794224573882182e-34",
+    "1234567890123456789012345678901234567890",
+    "0x10",
+    "0x7FFFFFFFFFFFFFFF",
+    "0xFFFFFFFFFFFFFFFF",
+    "''",
+    "'0'",
+    "'1'",
+    "' 1'",
+    "'1 '",
+    "'+1'",
+    "'-1'",
+    "'1e5'",
+    "'1.5'",
+    "'0x10'",
+    "' 12abc'",
+    "'9223372036854775808'",
+    "'abc'",
+    "'ABC'",
+    "'Abc'",
+    "'a'",
+    "'A'",
+    "'a '",
+    "'b'",
+    "'%'",
+    "'_'",
+    "'a%'",
+    "'%b%'",
+    "'*'",
+    "'[a-c]*'",
+    "'São Paulo'",
+    "'ção'",
+    "'😀'",
+    "'x😀y'",
+    "'Müller'",
+    "X''",
+    "X'00'",
+    "X'41'",
+    "X'4142'",
+    "X'FF'",
+    "X'C3A7'",
+];
+
+/// Declared column types, one or more per affinity.
+const TYPES: &[&str] = &[
+    "INTEGER",
+    "INT",
+    "BIGINT",
+    "REAL",
+    "FLOAT",
+    "DOUBLE",
+    "TEXT",
+    "VARCHAR(10)",
+    "CLOB",
+    "BLOB",
+    "NUMERIC",
+    "DECIMAL(10,2)",
+    "BOOLEAN",
+    "",
+];
+
+/// Scalar functions with their argument counts.
+const FUNCS: &[(&str, usize)] = &[
+    ("abs", 1),
+    ("char", 2),
+    ("coalesce", 2),
+    ("coalesce", 3),
+    ("ifnull", 2),
+    ("hex", 1),
+    ("iif", 3),
+    ("instr", 2),
+    ("length", 1),
+    ("lower", 1),
+    ("upper", 1),
+    ("ltrim", 1),
+    ("rtrim", 2),
+    ("trim", 1),
+    ("trim", 2),
+    ("max", 2),
+    ("min", 2),
+    ("max", 3),
+    ("nullif", 2),
+    ("quote", 1),
+    ("replace", 3),
+    ("round", 1),
+    ("round", 2),
+    ("sign", 1),
+    ("substr", 2),
+    ("substr", 3),
+    ("typeof", 1),
+    ("unicode", 1),
+    ("unhex", 1),
+    ("zeroblob", 1),
+    ("printf", 2),
+    ("format", 3),
+    ("concat", 2),
+    ("concat_ws", 3),
+    ("octet_length", 1),
+    ("likely", 1),
+    ("like", 2),
+    ("glob", 2),
+];
+
+const AGGS: &[&str] = &["count", "sum", "total", "avg", "min", "max", "group_concat"];
+
+#[derive(Clone, Debug)]
+pub struct Column {
+    pub name: String,
+}
+
+#[derive(Clone, Debug)]
+pub struct Table {
+    pub name: String,
+    pub columns: Vec<Column>,
+    pub rowid: bool,
+}
+
+/// What the generator knows of the schema it created.
+pub struct Gen {
+    pub rng: Rng,
+    pub tables: Vec<Table>,
+    indexes: Vec<String>,
+    next_index: usize,
+    in_txn: bool,
+}
+
+/// A column reference in scope: its SQL text.
+type Scope = Vec<String>;
+
+/// Whether a SELECT may, must or must not aggregate.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Agg {
+    None,
+    Allow,
+    Force,
+}
+
+impl Gen {
+    pub fn new(seed: u64) -> Gen {
+        Gen {
+            rng: Rng::new(seed),
+            tables: Vec::new(),
+            indexes: Vec::new(),
+            next_index: 0,
+            in_txn: false,
+        }
+    }
+
+    /// A whole session: schema, rows, then `n` statements.
+    pub fn session(&mut self, n: usize) -> Vec<Sql> {
+        let mut out = Vec::new();
+        let ntables = 2 + self.rng.below(2);
+        for i in 0..ntables {
+            out.push(self.create_table(i));
+            for _ in 0..1 + self.rng.below(3) {
+                out.push(self.insert_values(i));
+            }
+            if self.rng.pct(40) {
+                out.push(self.create_index());
+            }
+        }
+        for _ in 0..n {
+            out.push(self.statement());
+        }
+        if self.in_txn {
+            out.push(t("COMMIT"));
+        }
+        out
+    }
+
+    fn literal(&mut self) -> Sql {
+        let lit = *self.rng.pick(LITERALS);
+        if self.rng.pct(4) {
+            // Text made of blob bytes (some not UTF-8).
+            return t(format!(
+                "CAST({} AS TEXT)",
+                self.rng.pick(&["X'FF'", "X'C3'", "X'41FF42'", "X'E282AC'"])
+            ));
+        }
+        t(lit)
+    }
+
+    fn small_int(&mut self) -> Sql {
+        t(format!("{}", self.rng.below(12) as i64 - 3))
+    }
+
+    fn create_table(&mut self, i: usize) -> Sql {
+        let name = format!("t{i}");
+        let ncols = 2 + self.rng.below(4);
+        let mut cols = Vec::new();
+        let mut defs = Vec::new();
+        let ipk = self.rng.pct(35);
+        let without_rowid = !ipk && self.rng.pct(12);
+        let mut pk_col = None;
+        for c in 0..ncols {
+            let cname = format!("c{c}");
+            let mut def = cname.clone();
+            if c == 0 && ipk {
+                def.push_str(" INTEGER PRIMARY KEY");
+            } else {
+                let ty = *self.rng.pick(TYPES);
+                if !ty.is_empty() {
+                    def.push(' ');
+                    def.push_str(ty);
+                }
+                if self.rng.pct(15) {
+                    def.push_str(if self.rng.pct(60) {
+                        " COLLATE NOCASE"
+                    } else {
+                        " COLLATE RTRIM"
+                    });
+                }
+                if self.rng.pct(8) {
+                    def.push_str(" NOT NULL DEFAULT 0");
+                } else if self.rng.pct(8) {
+                    def.push_str(" UNIQUE");
+                }
+                if self.rng.pct(8) {
+                    def.push_str(&format!(
+                        " DEFAULT {}",
+                        self.rng.pick(&["0", "'x'", "1.5", "NULL", "-1"])
+                    ));
+                }
+                if self.rng.pct(5) {
+                    def.push_str(&format!(" CHECK ({cname} IS NULL OR {cname} <> 13)"));
+                }
+                if without_rowid && pk_col.is_none() && c == 1 {
+                    pk_col = Some(cname.clone());
+                }
+            }
+            defs.push(def);
+            cols.push(Column { name: cname });
+        }
+        if without_rowid {
+            let pk = pk_col.unwrap_or_else(|| "c0".into());
+            defs.push(format!("PRIMARY KEY ({pk})"));
+        } else if self.rng.pct(10) {
+            defs.push("UNIQUE (c0, c1)".into());
+        }
+        let sql = format!(
+            "CREATE TABLE {name}({}){}",
+            defs.join(", "),
+            if without_rowid { " WITHOUT ROWID" } else { "" }
+        );
+        self.tables.push(Table { name, columns: cols, rowid: !without_rowid });
+        t(sql)
+    }
+
+    fn table(&mut self) -> usize {
+        self.rng.below(self.tables.len())
+    }
+
+    fn row_values(&mut self, ncols: usize) -> Sql {
+        let vals: Vec<Sql> = (0..ncols).map(|_| self.value_for_row()).collect();
+        cat(vec![t("("), join(vals, ", "), t(")")])
+    }
+
+    fn value_for_row(&mut self) -> Sql {
+        if self.rng.pct(75) {
+            return self.literal();
+        }
+        if self.rng.pct(50) {
+            self.small_int()
+        } else {
+            t(format!("'{}'", self.rng.pick(&["x", "y", "X", "y ", "10", "abc"])))
+        }
+    }
+
+    fn insert_values(&mut self, ti: usize) -> Sql {
+        let tb = self.tables[ti].clone();
+        let n = 1 + self.rng.below(8);
+        let rows: Vec<Sql> = (0..n).map(|_| self.row_values(tb.columns.len())).collect();
+        let verb = self.insert_verb();
+        cat(vec![
+            t(format!("{verb} INTO {} VALUES ", tb.name)),
+            alt(join(rows.clone(), ", "), vec![rows[0].clone()]),
+        ])
+    }
+
+    fn insert_verb(&mut self) -> &'static str {
+        const VERBS: [&str; 6] =
+            ["INSERT", "INSERT", "INSERT", "INSERT OR REPLACE", "INSERT OR IGNORE", "REPLACE"];
+        VERBS[self.rng.below(VERBS.len())]
+    }
+
+    fn create_index(&mut self) -> Sql {
+        let ti = self.table();
+        let tb = self.tables[ti].clone();
+        let name = format!("i{}", self.next_index);
+        self.next_index += 1;
+        let n = 1 + self.rng.below(2.min(tb.columns.len()));
+        let mut cols = Vec::new();
+        for _ in 0..n {
+            let c = &self.rng.pick(&tb.columns).name;
+            let mut s = c.clone();
+            if self.rng.pct(20) {
+                s.push_str(" COLLATE NOCASE");
+            }
+            if self.rng.pct(30) {
+                s.push_str(" DESC");
+            }
+            cols.push(s);
+        }
+        let unique = self.rng.pct(20);
+        let partial = if self.rng.pct(10) {
+            format!(" WHERE {} IS NOT NULL", tb.columns[0].name)
+        } else {
+            String::new()
+        };
+        self.indexes.push(name.clone());
+        t(format!(
+            "CREATE {}INDEX {name} ON {}({}){partial}",
+            if unique { "UNIQUE " } else { "" },
+            tb.name,
+            cols.join(", ")
+        ))
+    }
+
+    fn statement(&mut self) -> Sql {
+        let r = self.rng.below(100);
+        match r {
+            0..=54 => self.query_stmt(),
+            55..=62 => {
+                let ti = self.table();
+                self.insert_values(ti)
+            }
+            63..=66 => self.insert_select(),
+            67..=74 => self.update(),
+            75..=81 => self.delete(),
+            82..=85 => self.create_index(),
+            86..=87 => match self.indexes.pop() {
+                Some(i) => t(format!("DROP INDEX {i}")),
+                None => self.query_stmt(),
+            },
+            88..=91 => {
+                if self.in_txn {
+                    self.in_txn = false;
+                    t(*self.rng.pick(&["COMMIT", "ROLLBACK", "END"]))
+                } else {
+                    self.in_txn = true;
+                    t(*self.rng.pick(&["BEGIN", "BEGIN TRANSACTION", "BEGIN IMMEDIATE"]))
+                }
+            }
+            92..=93 => t(*self.rng.pick(&[
+                "SAVEPOINT s1",
+                "RELEASE s1",
+                "ROLLBACK TO s1",
+                "ROLLBACK\nTO s1",
+            ])),
+            _ => self.query_stmt(),
+        }
+    }
+
+    fn insert_select(&mut self) -> Sql {
+        let ti = self.table();
+        let tb = self.tables[ti].clone();
+        let n = tb.columns.len();
+        let q = self.select_core(n, &Vec::new(), 1, Agg::None);
+        // Rows go in a fixed order: rowids and conflicts depend on it.
+        let keys: Vec<String> = (1..=n).map(|i| i.to_string()).collect();
+        let verb = self.insert_verb();
+        cat(vec![
+            t(format!("{verb} INTO {} ", tb.name)),
+            q,
+            t(format!(" ORDER BY {}", keys.join(", "))),
+        ])
+    }
+
+    fn update(&mut self) -> Sql {
+        let ti = self.table();
+        let tb = self.tables[ti].clone();
+        let scope: Scope = tb.columns.iter().map(|c| c.name.clone()).collect();
+        let n = 1 + self.rng.below(2);
+        let mut sets = Vec::new();
+        for _ in 0..n {
+            let c = self.rng.pick(&tb.columns).name.clone();
+            let e = self.expr(2, &scope, &Vec::new());
+            sets.push(cat(vec![t(format!("{c} = ")), e]));
+        }
+        let verb = *self.rng.pick(&[
+            "UPDATE",
+            "UPDATE",
+            "UPDATE",
+            "UPDATE",
+            "UPDATE OR REPLACE",
+            "UPDATE OR IGNORE",
+        ]);
+        let mut parts = vec![t(format!("{verb} {} SET ", tb.name)), join(sets, ", ")];
+        if self.rng.pct(80) {
+            let w = self.pred(2, &scope, &Vec::new());
+            parts.push(alt(cat(vec![t(" WHERE "), w]), vec![t("")]));
+        }
+        cat(parts)
+    }
+
+    fn delete(&mut self) -> Sql {
+        let ti = self.table();
+        let tb = self.tables[ti].clone();
+        let scope: Scope = tb.columns.iter().map(|c| c.name.clone()).collect();
+        let w = if self.rng.pct(30) {
+            let c = self.rng.pick(&tb.columns).name.clone();
+            let items: Vec<Sql> = (0..1 + self.rng.below(4)).map(|_| self.literal()).collect();
+            cat(vec![t(format!("{c} IN (")), join(items, ", "), t(")")])
+        } else {
+            self.pred(2, &scope, &Vec::new())
+        };
+        cat(vec![t(format!("DELETE FROM {} WHERE ", tb.name)), w])
+    }
+
+    /// A query statement.
+    fn query_stmt(&mut self) -> Sql {
+        let ncols = 1 + self.rng.below(3);
+        let q = self.query(ncols, &Vec::new(), 0);
+        if self.rng.pct(35) {
+            // ORDER BY every column: the order is fixed up to ties.
+            let keys: Vec<String> = (1..=ncols)
+                .map(|i| format!("{i}{}", if self.rng.pct(40) { " DESC" } else { "" }))
+                .collect();
+            let mut parts = vec![q, t(format!(" ORDER BY {}", keys.join(", ")))];
+            if self.rng.pct(40) {
+                parts.push(t(format!(" LIMIT {}", self.rng.below(6))));
+                if self.rng.pct(40) {
+                    parts.push(t(format!(" OFFSET {}", self.rng.below(4))));
+                }
+            }
+            return cat(parts);
+        }
+        q
+    }
+
+    /// A query of `ncols` columns: a select or a compound of selects.
+    fn query(&mut self, ncols: usize, outer: &Scope, depth: usize) -> Sql {
+        let first = self.select_core(ncols, outer, depth, Agg::Allow);
+        if depth < 2 && self.rng.pct(15) {
+            let op = *self.rng.pick(&[" UNION ", " UNION ALL ", " INTERSECT ", " EXCEPT "]);
+            let second = self.select_core(ncols, outer, depth + 1, Agg::Allow);
+            return alt(cat(vec![first.clone(), t(op), second.clone()]), vec![first, second]);
+        }
+        first
+    }
+
+    /// FROM items: tables (with aliases) and joins; returns the clause and
+    /// the columns in scope.
+    fn from(&mut self, depth: usize) -> (Sql, Scope) {
+        let n = if depth > 0 { 1 } else { 1 + self.rng.below(3) };
+        let mut scope = Vec::new();
+        let mut parts = Vec::new();
+        let mut first = None;
+        for k in 0..n {
+            let ti = self.table();
+            let tb = self.tables[ti].clone();
+            let alias = format!("a{depth}{k}");
+            let item = t(format!("{} AS {alias}", tb.name));
+            let cols: Vec<String> =
+                tb.columns.iter().map(|c| format!("{alias}.{}", c.name)).collect();
+            if k == 0 {
+                first = Some((item.clone(), cols.clone()));
+                parts.push(item);
+                scope.extend(cols);
+                continue;
+            }
+            let mut both = scope.clone();
+            both.extend(cols.clone());
+            let kind = *self.rng.pick(&[
+                ", ",
+                " JOIN ",
+                " LEFT JOIN ",
+                " INNER JOIN ",
+                " CROSS JOIN ",
+                " LEFT OUTER JOIN ",
+            ]);
+            if kind == ", " || kind == " CROSS JOIN " {
+                parts.push(t(kind));
+                parts.push(item);
+            } else {
+                let on = if self.rng.pct(15) {
+                    t(*self.rng.pick(&["0", "1", "NULL"]))
+                } else if self.rng.pct(60) {
+                    let l = self.rng.pick(&scope).clone();
+                    let r = self.rng.pick(&cols).clone();
+                    t(format!("{l} = {r}"))
+                } else {
+                    self.pred(1, &both, &Vec::new())
+                };
+                parts.push(t(kind));
+                parts.push(item);
+                parts.push(t(" ON "));
+                parts.push(on);
+            }
+            scope = both;
+        }
+        let (f0, c0) = first.expect("one table");
+        if n > 1 {
+            return (alt(cat(parts), vec![f0]), scope);
+        }
+        let _ = c0;
+        (cat(parts), scope)
+    }
+
+    /// One SELECT with `ncols` result columns.
+    fn select_core(&mut self, ncols: usize, outer: &Scope, depth: usize, agg: Agg) -> Sql {
+        let (from, scope) = self.from(depth);
+        let grouped = agg == Agg::Allow && self.rng.pct(25);
+        let aggregate = agg == Agg::Force || (agg == Agg::Allow && (grouped || self.rng.pct(12)));
+        let mut items = Vec::new();
+        let group_keys: Vec<String> = if grouped {
+            (0..1 + self.rng.below(2)).map(|_| self.rng.pick(&scope).clone()).collect()
+        } else {
+            Vec::new()
+        };
+        for i in 0..ncols {
+            let e = if aggregate {
+                if grouped && i == 0 {
+                    t(group_keys[0].clone())
+                } else if self.rng.pct(70) {
+                    self.agg_call(&scope, outer)
+                } else if grouped {
+                    t(self.rng.pick(&group_keys).clone())
+                } else {
+                    self.agg_call(&scope, outer)
+                }
+            } else {
+                self.expr(2, &scope, outer)
+            };
+            if self.rng.pct(10) {
+                let name = *self.rng.pick(&["x", "São", "😀", "Müller", "名前", "col"]);
+                items.push(cat(vec![e, t(format!(" AS \"{name}{i}\""))]));
+            } else {
+                items.push(e);
+            }
+        }
+        let distinct = if self.rng.pct(12) { "DISTINCT " } else { "" };
+        let mut parts = vec![t(format!("SELECT {distinct}")), join(items, ", "), t(" FROM "), from];
+        if self.rng.pct(60) {
+            let w = self.pred(2, &scope, outer);
+            parts.push(alt(cat(vec![t(" WHERE "), w]), vec![t("")]));
+        }
+        if grouped {
+            parts.push(t(format!(" GROUP BY {}", group_keys.join(", "))));
+            if self.rng.pct(30) {
+                let a = self.agg_call(&scope, outer);
+                let v = self.literal();
+                parts.push(alt(cat(vec![t(" HAVING "), a, t(" > "), v]), vec![t("")]));
+            }
+        }
+        cat(parts)
+    }
+
+    fn agg_call(&mut self, scope: &Scope, outer: &Scope) -> Sql {
+        let name = *self.rng.pick(AGGS);
+        if name == "count" && self.rng.pct(30) {
+            let f = self.agg_filter(scope, outer);
+            return cat(vec![t("count(*)"), f]);
+        }
+        let arg = if self.rng.pct(70) {
+            t(self.rng.pick(scope).clone())
+        } else {
+            self.expr(1, scope, outer)
+        };
+        let distinct = if name != "group_concat" && self.rng.pct(15) { "DISTINCT " } else { "" };
+        let sep = if name == "group_concat" && self.rng.pct(40) { ", '|'" } else { "" };
+        let f = self.agg_filter(scope, outer);
+        cat(vec![t(format!("{name}({distinct}")), arg, t(format!("{sep})")), f])
+    }
+
+    fn agg_filter(&mut self, scope: &Scope, outer: &Scope) -> Sql {
+        if self.rng.pct(15) {
+            let p = self.pred(1, scope, outer);
+            alt(cat(vec![t(" FILTER (WHERE "), p, t(")")]), vec![t("")])
+        } else {
+            t("")
+        }
+    }
+
+    /// A boolean-ish expression.
+    fn pred(&mut self, depth: usize, scope: &Scope, outer: &Scope) -> Sql {
+        let r = self.rng.below(100);
+        let full = match r {
+            0..=34 => {
+                let op =
+                    *self.rng.pick(&["=", "==", "<>", "!=", "<", "<=", ">", ">=", "IS", "IS NOT"]);
+                let l = self.operand(depth, scope, outer);
+                let rr = self.operand(depth, scope, outer);
+                cat(vec![l, t(format!(" {op} ")), rr])
+            }
+            35..=44 if depth > 0 => {
+                let op = *self.rng.pick(&[" AND ", " OR "]);
+                let a = self.pred(depth - 1, scope, outer);
+                let b = self.pred(depth - 1, scope, outer);
+                return alt(cat(vec![t("("), a.clone(), t(op), b.clone(), t(")")]), vec![a, b]);
+            }
+            45..=52 => {
+                let x = self.operand(depth, scope, outer);
+                let n = self.rng.below(4);
+                let items: Vec<Sql> = (0..n).map(|_| self.literal()).collect();
+                let not = if self.rng.pct(30) { " NOT" } else { "" };
+                cat(vec![x, t(format!("{not} IN (")), join(items, ", "), t(")")])
+            }
+            53..=58 => {
+                let x = self.operand(depth, scope, outer);
+                let p =
+                    if self.rng.pct(50) { self.literal() } else { self.operand(0, scope, outer) };
+                let op = *self.rng.pick(&[" LIKE ", " NOT LIKE ", " GLOB ", " NOT GLOB "]);
+                cat(vec![x, t(op), p])
+            }
+            59..=63 => {
+                let x = self.operand(depth, scope, outer);
+                let a = self.literal();
+                let b = self.literal();
+                let not = if self.rng.pct(30) { " NOT" } else { "" };
+                cat(vec![x, t(format!("{not} BETWEEN ")), a, t(" AND "), b])
+            }
+            64..=68 => {
+                let x = self.operand(depth, scope, outer);
+                cat(vec![
+                    x,
+                    t(*self.rng.pick(&[" IS NULL", " IS NOT NULL", " NOTNULL", " ISNULL"])),
+                ])
+            }
+            69..=75 if depth > 0 => {
+                let mut inner_outer = outer.clone();
+                inner_outer.extend(scope.iter().cloned());
+                let sub = self.select_core(1, &inner_outer, 1, Agg::Allow);
+                let not = if self.rng.pct(40) { "NOT " } else { "" };
+                if self.rng.pct(50) {
+                    cat(vec![t(format!("{not}EXISTS (")), sub, t(")")])
+                } else {
+                    let x = self.operand(0, scope, outer);
+                    cat(vec![x, t(format!(" {not}IN (")), sub, t(")")])
+                }
+            }
+            76..=79 => {
+                let x = self.pred(depth.saturating_sub(1), scope, outer);
+                return alt(cat(vec![t("NOT ("), x.clone(), t(")")]), vec![x]);
+            }
+            _ => self.operand(depth, scope, outer),
+        };
+        alt(full, vec![t(*self.rng.pick(&["1", "0", "NULL"]))])
+    }
+
+    fn operand(&mut self, depth: usize, scope: &Scope, outer: &Scope) -> Sql {
+        if self.rng.pct(55) && !scope.is_empty() {
+            return t(self.rng.pick(scope).clone());
+        }
+        if self.rng.pct(40) {
+            return self.literal();
+        }
+        self.expr(depth, scope, outer)
+    }
+
+    /// A value expression.
+    pub fn expr(&mut self, depth: usize, scope: &Scope, outer: &Scope) -> Sql {
+        let leaf = |g: &mut Gen| {
+            if !scope.is_empty() && g.rng.pct(60) {
+                t(g.rng.pick(scope).clone())
+            } else if !outer.is_empty() && g.rng.pct(20) {
+                t(g.rng.pick(outer).clone())
+            } else {
+                g.literal()
+            }
+        };
+        if depth == 0 || self.rng.pct(30) {
+            return leaf(self);
+        }
+        let r = self.rng.below(100);
+        let d = depth - 1;
+        let full = match r {
+            0..=24 => {
+                let op = *self.rng.pick(&["+", "-", "*", "/", "%", "||", "&", "|", "<<", ">>"]);
+                let a = self.expr(d, scope, outer);
+                let b = self.expr(d, scope, outer);
+                cat(vec![t("("), a, t(format!(" {op} ")), b, t(")")])
+            }
+            25..=29 => {
+                let op = *self.rng.pick(&["-", "+", "~", "NOT "]);
+                let a = self.expr(d, scope, outer);
+                cat(vec![t(format!("{op}(")), a, t(")")])
+            }
+            30..=54 => {
+                let (name, n) = *self.rng.pick(FUNCS);
+                let args: Vec<Sql> = (0..n).map(|_| self.expr(d, scope, outer)).collect();
+                let name = if name == "zeroblob" { "zeroblob" } else { name };
+                if name == "zeroblob" {
+                    // Small sizes only: a random huge zeroblob is a memory test, not a fidelity one.
+                    return t(format!("zeroblob({})", self.rng.below(5)));
+                }
+                cat(vec![t(format!("{name}(")), join(args, ", "), t(")")])
+            }
+            55..=62 => {
+                let a = self.expr(d, scope, outer);
+                let ty =
+                    *self.rng.pick(&["INTEGER", "REAL", "TEXT", "BLOB", "NUMERIC", "INT", "FLOAT"]);
+                cat(vec![t("CAST("), a, t(format!(" AS {ty})"))])
+            }
+            63..=70 => {
+                let w = self.pred(d, scope, outer);
+                let a = self.expr(d, scope, outer);
+                let b = self.expr(d, scope, outer);
+                if self.rng.pct(50) {
+                    cat(vec![t("CASE WHEN "), w, t(" THEN "), a, t(" ELSE "), b, t(" END")])
+                } else {
+                    let x = self.expr(d, scope, outer);
+                    let v = self.literal();
+                    cat(vec![t("CASE "), x, t(" WHEN "), v, t(" THEN "), a, t(" END")])
+                }
+            }
+            71..=74 => {
+                let a = self.expr(d, scope, outer);
+                let c = *self.rng.pick(&["NOCASE", "RTRIM", "BINARY"]);
+                cat(vec![t("("), a, t(format!(" COLLATE {c})"))])
+            }
+            75..=79 if !scope.is_empty() => {
+                let mut inner_outer = outer.clone();
+                inner_outer.extend(scope.iter().cloned());
+                // Aggregated: one row, whatever order the rows come in.
+                let sub = self.select_core(1, &inner_outer, 1, Agg::Force);
+                cat(vec![t("("), sub, t(")")])
+            }
+            80..=86 => self.pred(d, scope, outer),
+            _ => leaf(self),
+        };
+        let simpler = leaf(self);
+        alt(full, vec![simpler, t("NULL")])
+    }
+}
