@@ -33,6 +33,53 @@ pub const DATABASE_FILE: &str = "asadb.db";
 /// How long in-flight requests may run after a shutdown signal.
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 
+/// Makes everything the server creates private to its user and checks the
+/// data directory.
+///
+/// The rule (docs/file-format.md, "The data directory"): the process umask
+/// is set to `077`, so every file the server creates — the database, its
+/// write-ahead log, the Reservoir's event log, spool bodies and results,
+/// `panel.token` — is `0600` and every directory `0700`. A data directory
+/// the server creates is `0700`. An existing one that every user can write
+/// is refused (anyone could swap the database or the event log under the
+/// server; `chmod 700` it); any other mode with bits for the group or
+/// others (`0755`, a `0775` made under umask `002`) is tightened to `0700`.
+fn private_data_dir(dir: &std::path::Path) -> Result<()> {
+    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+    // SAFETY: umask(2) only sets the process's file-creation mask.
+    unsafe { libc::umask(0o077) };
+    if !dir.exists() {
+        std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir).map_err(|e| {
+            Error::Config(format!("cannot create data directory {}: {e}", dir.display()))
+        })?;
+    }
+    let meta = std::fs::metadata(dir)
+        .map_err(|e| Error::Config(format!("cannot open data directory {}: {e}", dir.display())))?;
+    if !meta.is_dir() {
+        return Err(Error::Config(format!("data directory {} is not a directory", dir.display())));
+    }
+    let mode = meta.permissions().mode() & 0o7777;
+    if mode & 0o002 != 0 {
+        return Err(Error::Config(format!(
+            "data directory {} can be written by every user (mode {mode:04o}): \
+             refusing to start; make it private with `chmod 700 {}`",
+            dir.display(),
+            dir.display()
+        )));
+    }
+    if mode & 0o077 != 0 {
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(mode & 0o700)).map_err(
+            |e| {
+                Error::Config(format!(
+                    "cannot make data directory {} private (mode {mode:04o}): {e}",
+                    dir.display()
+                ))
+            },
+        )?;
+    }
+    Ok(())
+}
+
 /// Runs the server; returns when it has shut down cleanly.
 pub fn run(args: ServeArgs) -> Result<()> {
     let mut cfg = args.resolve()?;
@@ -41,9 +88,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
     cfg.reservoir.max_page_bytes = cfg.limits.max_page_bytes;
     let panic_marker = test_panic_marker();
     cfg.reservoir.test_panic_marker = panic_marker.clone();
-    std::fs::create_dir_all(&cfg.data_dir).map_err(|e| {
-        Error::Config(format!("cannot create data directory {}: {e}", cfg.data_dir.display()))
-    })?;
+    private_data_dir(&cfg.data_dir)?;
     let (token, source) = Token::for_server(cfg.token_file.as_deref(), &cfg.data_dir)?;
     let reservoir = Reservoir::open(&cfg.data_dir.join(RESERVOIR_DIR), cfg.reservoir.clone())?;
     // One engine for DIR/asadb.db, shared by the worker (which runs queued

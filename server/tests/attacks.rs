@@ -692,3 +692,81 @@ fn cancelling_an_interrupted_job_frees_its_reservation() {
     assert_eq!(s.rows("SELECT count(*) FROM t"), vec![json!([committed - 1])]);
 }
 
+/// Every directory under `dir` (itself included) and every file in them,
+/// with its permission bits.
+fn modes_under(dir: &std::path::Path) -> Vec<(std::path::PathBuf, bool, u32)> {
+    use std::os::unix::fs::PermissionsExt;
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let meta = std::fs::symlink_metadata(&d).unwrap();
+        out.push((d.clone(), true, meta.permissions().mode() & 0o7777));
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let entry = entry.unwrap();
+            let meta = entry.metadata().unwrap();
+            if meta.is_dir() {
+                stack.push(entry.path());
+            } else {
+                out.push((entry.path(), false, meta.permissions().mode() & 0o7777));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_data_directory_is_private_and_a_writable_one_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let s = Server::spawn(&data, &[]);
+    let script =
+        "CREATE TABLE secret(a);\nINSERT INTO secret VALUES ('x');\nSELECT a FROM secret;\n";
+    let id = s.submit(&[], script.as_bytes()).json()["id"].as_u64().unwrap();
+    assert_eq!(s.wait_terminal(id)["state"], "completed");
+    // A job still receiving has its spool body on disk.
+    let mut sock = s.raw(
+        "POST /api/reservoir/jobs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer TOKEN\r\n\
+         Content-Length: 100\r\n\r\nSELECT 1;"
+            .replace("TOKEN", &s.token)
+            .as_str(),
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    let modes = modes_under(&data);
+    let names: Vec<String> = modes.iter().map(|(p, _, _)| p.display().to_string()).collect();
+    for want in ["asadb.db", "panel.token", "events.log", ".result", ".body"] {
+        assert!(names.iter().any(|n| n.ends_with(want)), "no {want} in {names:?}");
+    }
+    for (path, is_dir, mode) in &modes {
+        let want = if *is_dir { 0o700 } else { 0o600 };
+        assert_eq!(*mode, want, "{} is {mode:04o}", path.display());
+    }
+    let _ = std::io::Write::write_all(&mut sock, b"x");
+    drop(sock);
+    assert!(s.terminate().success());
+
+    // An existing directory others can enter or its group can write is
+    // tightened; one every user can write is refused with a clear message.
+    for loose in [0o755, 0o775, 0o750] {
+        std::fs::set_permissions(&data, std::fs::Permissions::from_mode(loose)).unwrap();
+        let s = Server::spawn(&data, &[]);
+        let mode = std::fs::metadata(&data).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o700, "{loose:o}");
+        assert!(s.terminate().success());
+    }
+    for bad in [0o777, 0o702] {
+        std::fs::set_permissions(&data, std::fs::Permissions::from_mode(bad)).unwrap();
+        let out = std::process::Command::new(server::BIN)
+            .arg("serve")
+            .arg("--data")
+            .arg(&data)
+            .args(["--listen", "127.0.0.1:0"])
+            .env_remove("ASADB_TOKEN")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "started on a {bad:o} directory");
+        assert!(stderr.contains("chmod 700"), "{stderr}");
+        assert!(!String::from_utf8_lossy(&out.stdout).contains("listening"));
+    }
+}
