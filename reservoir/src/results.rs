@@ -98,6 +98,22 @@ pub struct ResultWriter {
     /// The statement being written: its row count, first row offset and
     /// row-index offset.
     current: Option<(u64, u64, u64)>,
+    /// Set once the result is renamed into place.
+    finished: bool,
+}
+
+/// Every way a result ends without [`ResultWriter::finish`] succeeding —
+/// a failed write (a full disk), an error of the job, a panic — removes
+/// its temporary files, so a failure never leaves megabytes behind that
+/// keep the disk full. (What a crash leaves is swept when the Reservoir
+/// opens: files no job references are removed.)
+impl Drop for ResultWriter {
+    fn drop(&mut self) {
+        if !self.finished {
+            let _ = fs::remove_file(&self.tmp_path);
+        }
+        self.remove_side_files();
+    }
 }
 
 impl ResultWriter {
@@ -115,11 +131,20 @@ impl ResultWriter {
                 OpenOptions::new().create(true).truncate(true).read(true).write(true).open(p)?;
             Ok(BufWriter::with_capacity(64 << 10, f))
         };
-        let mut rows = open(&tmp_path)?;
-        rows.write_all(MAGIC)?;
-        let summaries = open(&side_paths[0])?;
-        let index = open(&side_paths[1])?;
-        let table_file = open(&side_paths[2])?;
+        let opened = (|| -> Result<_> {
+            let mut rows = open(&tmp_path)?;
+            rows.write_all(MAGIC)?;
+            Ok((rows, open(&side_paths[0])?, open(&side_paths[1])?, open(&side_paths[2])?))
+        })();
+        let (rows, summaries, index, table_file) = match opened {
+            Ok(files) => files,
+            Err(e) => {
+                for p in std::iter::once(&tmp_path).chain(&side_paths) {
+                    let _ = fs::remove_file(p);
+                }
+                return Err(e);
+            }
+        };
         let w = ResultWriter {
             final_path,
             tmp_path,
@@ -135,6 +160,7 @@ impl ResultWriter {
             first_statement,
             statements: 0,
             current: None,
+            finished: false,
         };
         Ok(w)
     }
@@ -214,15 +240,18 @@ impl ResultWriter {
         self.rows.flush()?;
         self.rows.get_ref().sync_all()?;
         fs::rename(&self.tmp_path, &self.final_path)?;
-        crate::eventlog::sync_dir(&self.final_path)?;
-        self.remove_side_files();
+        self.finished = true;
+        if let Err(e) = crate::eventlog::sync_dir(&self.final_path) {
+            // Not durable: the job will not report it, so it must not stay.
+            let _ = fs::remove_file(&self.final_path);
+            return Err(e);
+        }
         Ok(())
     }
 
     /// Drops an unfinished result and its temporary files.
     pub fn discard(self) {
-        let _ = fs::remove_file(&self.tmp_path);
-        self.remove_side_files();
+        drop(self);
     }
 
     fn remove_side_files(&self) {
@@ -358,6 +387,42 @@ mod tests {
 
     fn read_page_all(path: &Path, statement: u64, offset: u64, limit: usize) -> Result<ResultPage> {
         read_page(path, statement, offset, limit, usize::MAX)
+    }
+
+    #[test]
+    fn an_unfinished_or_failed_result_leaves_no_file_behind() {
+        let dir = tempfile::tempdir().unwrap();
+        let names = || {
+            let mut v: Vec<String> = fs::read_dir(dir.path())
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            v.sort();
+            v
+        };
+        // Dropped mid-statement (an error of the job, a failed write).
+        let mut w = ResultWriter::create(dir.path(), "4", 0).unwrap();
+        w.begin_statement();
+        w.row(&format!("[\"{}\"]", "x".repeat(100_000))).unwrap();
+        assert_eq!(names().len(), 4, "{:?}", names());
+        drop(w);
+        assert!(names().is_empty(), "{:?}", names());
+        // Discarded.
+        let w = ResultWriter::create(dir.path(), "5", 0).unwrap();
+        w.discard();
+        assert!(names().is_empty(), "{:?}", names());
+        // A failed create removes what it had opened: a side file's name
+        // taken by a directory makes its open fail.
+        fs::create_dir(dir.path().join("6.idx.tmp")).unwrap();
+        assert!(ResultWriter::create(dir.path(), "6", 0).is_err());
+        assert_eq!(names(), vec!["6.idx.tmp".to_string()]);
+        fs::remove_dir(dir.path().join("6.idx.tmp")).unwrap();
+        // Finished: only the result stays.
+        let mut w = ResultWriter::create(dir.path(), "7", 0).unwrap();
+        w.begin_statement();
+        w.end_statement(summary(0, None)).unwrap();
+        w.finish().unwrap();
+        assert_eq!(names(), vec!["7.result".to_string()]);
     }
 
     #[test]

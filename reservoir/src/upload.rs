@@ -234,6 +234,13 @@ impl Upload {
         self.hasher.update(&self.buf);
         self.written = after;
         self.buf.clear();
+        // Live progress (not logged: the durable snapshot is written when
+        // the reservation grows and when the upload ends). A declared size
+        // reserves everything at admission, so without this the count
+        // would stay 0 until the end.
+        if let Some(e) = self.res.inner.state.lock().jobs.get_mut(&self.id) {
+            e.job.received_bytes = e.job.received_bytes.max(after);
+        }
         Ok(())
     }
 
