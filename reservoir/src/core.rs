@@ -164,6 +164,10 @@ pub struct Stats {
     /// Statements the worker ran since open, whatever their outcome
     /// (a counter: it only grows while the Reservoir is open).
     pub statements_executed: u64,
+    /// Why the Reservoir cannot write its event log right now (a full
+    /// disk), or `None`. While set, admissions and state changes fail
+    /// (`disk_full`); it clears by itself once a write succeeds again.
+    pub write_error: Option<String>,
     pub advice: Advice,
 }
 
@@ -609,6 +613,7 @@ impl Reservoir {
                 0.0
             },
             statements_executed: st.executed_statements,
+            write_error: st.log.latched().map(str::to_owned),
             advice: Advice {
                 recommended_chunk_bytes: recommended,
                 pressure,
@@ -653,7 +658,10 @@ impl Inner {
         result_path(&self.results_dir, id)
     }
 
-    /// Applies `f` to a job's snapshot, stamps it and logs it.
+    /// Applies `f` to a copy of a job's snapshot, stamps it and logs it;
+    /// only once the record is written (with `sync`, durable) does the
+    /// copy become the job's state. A failed append changes nothing: no
+    /// state is reported that the log does not hold.
     pub(crate) fn transition(
         &self,
         st: &mut MutexGuard<'_, State>,
@@ -661,11 +669,17 @@ impl Inner {
         sync: bool,
         f: impl FnOnce(&mut Job),
     ) -> Result<()> {
-        let entry = st.jobs.get_mut(&id).ok_or(Error::NotFound(id))?;
-        f(&mut entry.job);
-        entry.job.updated_at = now_ms().max(entry.job.updated_at);
-        let record = Record::Job(Box::new(entry.job.clone()));
+        let entry = st.jobs.get(&id).ok_or(Error::NotFound(id))?;
+        let mut job = entry.job.clone();
+        f(&mut job);
+        job.updated_at = now_ms().max(job.updated_at);
+        let record = Record::Job(Box::new(job));
         st.log.append(&record, sync)?;
+        if let Record::Job(job) = record
+            && let Some(entry) = st.jobs.get_mut(&id)
+        {
+            entry.job = *job;
+        }
         self.maybe_compact(st)
     }
 
@@ -680,20 +694,51 @@ impl Inner {
     ) -> Result<()> {
         let entry = st.jobs.get(&id).ok_or(Error::NotFound(id))?;
         let released = if to == JobState::Interrupted { 0 } else { entry.job.reserved_bytes };
-        if to != JobState::Interrupted {
-            let _ = fs::remove_file(self.spool_path(id));
-        }
-        st.reserved -= released;
-        self.transition(st, id, true, |job| {
+        let logged = self.transition(st, id, true, |job| {
             job.state = to;
             if to != JobState::Interrupted {
                 job.has_spool = false;
                 job.reserved_bytes = 0;
             }
             if error.is_some() {
-                job.error = error;
+                job.error = error.clone();
             }
-        })
+        });
+        match logged {
+            Ok(()) => {
+                // The spool goes only once the log says the job is over.
+                if to != JobState::Interrupted {
+                    let _ = fs::remove_file(self.spool_path(id));
+                }
+                st.reserved -= released;
+                Ok(())
+            }
+            Err(e) => {
+                // The end could not be logged: the log still holds the job
+                // active, and a restart makes it interrupted. Report that
+                // now — never a terminal state the log does not hold — and
+                // keep its spool and reservation so it can be resumed (or
+                // cancelled, which frees them).
+                if let Some(entry) = st.jobs.get_mut(&id)
+                    && entry.job.state.is_active()
+                {
+                    let job = &mut entry.job;
+                    job.state = JobState::Interrupted;
+                    job.updated_at = now_ms().max(job.updated_at);
+                    job.error = Some(JobError {
+                        code: e.code().into(),
+                        message: format!(
+                            "the job's end ({}) could not be recorded: {e}; its committed \
+                             statements stay, resume it to continue after them",
+                            to.as_str()
+                        ),
+                        statement: None,
+                        excerpt: None,
+                    });
+                }
+                Err(e)
+            }
+        }
     }
 
     fn remove_files(&self, id: JobId) {

@@ -242,6 +242,17 @@ impl Metrics {
              their outcome.",
         );
         let _ = writeln!(out, "asadb_statements_executed_total {}", stats.statements_executed);
+        header(
+            &mut out,
+            "asadb_reservoir_write_blocked",
+            "gauge",
+            "1 while the Reservoir cannot write its event log (a full disk), else 0.",
+        );
+        let _ = writeln!(
+            out,
+            "asadb_reservoir_write_blocked {}",
+            u8::from(stats.write_error.is_some())
+        );
 
         let http = self.http.lock().clone_view();
         header(
@@ -364,6 +375,7 @@ mod tests {
         assert!(text.contains("asadb_query_duration_seconds_bucket{le=\"0.0025\"} 1\n"));
         assert!(text.contains("asadb_query_duration_seconds_count 1\n"));
         assert!(text.contains("asadb_statements_executed_total 0\n"));
+        assert!(text.contains("asadb_reservoir_write_blocked 0\n"));
         assert!(text.contains("# TYPE asadb_statements_executed_total counter\n"));
     }
 
