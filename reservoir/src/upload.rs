@@ -149,7 +149,10 @@ impl Upload {
         if let Some(key) = key {
             // A key belongs to the first job whose body was complete and
             // which has not failed; a job still receiving (or one that
-            // never finished receiving) owns nothing.
+            // never finished receiving) owns nothing, nor does one that
+            // can never run again — interrupted without its spool (a held
+            // upload the server stopped on before its close check): the
+            // client was told to submit it again.
             let earlier = st
                 .jobs
                 .values()
@@ -158,6 +161,7 @@ impl Upload {
                     j.id != self.id
                         && j.idempotency_key.as_deref() == Some(&key)
                         && j.state != JobState::Failed
+                        && (j.state != JobState::Interrupted || j.has_spool)
                         && j.fingerprint.is_some()
                 })
                 .min_by_key(|j| j.id)

@@ -493,13 +493,18 @@ fn is_savepoint_control(sql: &str) -> bool {
 }
 
 /// The statement deleting every progress marker but those of `current`
-/// and of interrupted jobs (the only ones `resume` may still read).
+/// and of every job that may still run: interrupted ones (`resume` reads
+/// their marker) and active ones — a resumed job is queued again and
+/// starts from its marker, so deleting it would run its committed
+/// statements a second time (found by the kill loop).
 fn stale_markers(res: &Reservoir, current: JobId) -> String {
     let st = res.inner.state.lock();
     let keep: Vec<String> = st
         .jobs
         .values()
-        .filter(|e| e.job.id == current || e.job.state == JobState::Interrupted)
+        .filter(|e| {
+            e.job.id == current || e.job.state == JobState::Interrupted || e.job.state.is_active()
+        })
         .map(|e| e.job.id.to_string())
         .collect();
     format!("DELETE FROM {PROGRESS_TABLE} WHERE job_id NOT IN ({})", keep.join(", "))
