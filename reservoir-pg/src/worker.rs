@@ -92,7 +92,7 @@ impl Executor {
     /// Tries to take the executor lock (kept while a job runs: the
     /// connection is replaced after every job; given back when the queue
     /// is empty).
-    async fn lock(&mut self, shared: &Shared) -> Result<bool> {
+    async fn lock(&mut self) -> Result<bool> {
         if !self.locked {
             let key = crate::schema::executor_lock_key();
             let row = self
@@ -160,7 +160,7 @@ pub(crate) async fn run(shared: Arc<Shared>) {
             }
         }
         if let Some(x) = exec.as_mut() {
-            let claimed = match x.lock(&shared).await {
+            let claimed = match x.lock().await {
                 Ok(true) => x.claim(&shared).await,
                 Ok(false) => Ok(None),
                 Err(e) => Err(e),
