@@ -115,6 +115,15 @@ const QUERIES: &[&str] = &[
     "SELECT e, count(*) FROM t1 GROUP BY e",
     "SELECT a FROM t1 WHERE d IS NULL AND c IS NOT NULL",
     "SELECT count(*) FROM t1 WHERE c = ''",
+    // count(*) alone counts without decoding past the first row (bare
+    // columns over an empty input are NULL).
+    "SELECT count(*) FROM t1",
+    "SELECT count(*), count() FROM t2",
+    "SELECT count(*), x FROM t2 WHERE x > 1000000",
+    "SELECT count(*) FROM t1 WHERE a > 1000000",
+    "SELECT count(*) FROM (SELECT b FROM t1 LIMIT 7 OFFSET 3)",
+    "SELECT count(*) FROM t1 HAVING count(*) > 1000000",
+    "SELECT count(*) + 1, count(*) * 2 FROM t1 AS p, t2 AS q",
 ];
 
 fn ours_rows(s: &mut Session, sql: &str) -> Result<Vec<Vec<Value>>, String> {
