@@ -189,6 +189,14 @@ pub fn build(node: &Node) -> Box<dyn Operator> {
             matched: false,
             pending: Vec::new(),
         }),
+        Node::LookupJoin { left, right, offset, kind, on } => Box::new(join::LookupJoinOp {
+            left: build(left),
+            right: build(right),
+            offset: *offset,
+            kind: *kind,
+            on: on.clone(),
+            buf: std::collections::VecDeque::new(),
+        }),
         Node::Filter { input, pred } => {
             Box::new(FilterOp { input: build(input), pred: pred.clone() })
         }
