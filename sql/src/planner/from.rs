@@ -461,7 +461,33 @@ pub(super) fn build_from(
     } else {
         greedy_order(&conjs, &est)
     };
-    let order = after_dependencies(order, &lateral, any_left)?;
+    let mut order = after_dependencies(order, &lateral, any_left)?;
+    // Two inner-joined tables where only the first could be looked up
+    // from the second (`a.id = b.id + 1` with `a` first): start from the
+    // other, so the join is an index nested loop instead of a hash table
+    // of a whole table (as SQLite orders it).
+    if let [x, y] = order[..]
+        && !any_left
+    {
+        let between: Vec<Expr> =
+            conjs.iter().filter(|c| !c.done && c.rels.len() == 2).map(|c| c.expr.clone()).collect();
+        let can = |outer: usize, inner: usize| match &scans[inner] {
+            Some(Node::Scan { table, .. }) => lookup_access(
+                b,
+                table,
+                &locals[inner],
+                &between,
+                rels,
+                &BTreeSet::from([outer]),
+                inner,
+            )
+            .is_some(),
+            _ => false,
+        };
+        if !can(x, y) && can(y, x) {
+            order = vec![y, x];
+        }
+    }
 
     let first = order[0];
     let mut joined: BTreeSet<usize> = BTreeSet::from([first]);
