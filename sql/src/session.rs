@@ -202,6 +202,18 @@ pub struct Prepared {
     range: std::ops::Range<usize>,
 }
 
+impl Prepared {
+    /// What kind of statement this is (query, DML, transaction control …).
+    pub fn kind(&self) -> StatementKind {
+        StatementKind::of(&self.stmt)
+    }
+
+    /// The statement's own text.
+    pub fn sql(&self) -> &str {
+        &self.source[self.range.clone()]
+    }
+}
+
 /// A connection-like handle: autocommit, or inside an explicit
 /// transaction. `Send`.
 pub struct Session {
@@ -563,6 +575,10 @@ impl Session {
         })
     }
 
+    /// Parses one statement for [`Session::run`] and
+    /// [`Session::query_prepared`], any number of times: the text is parsed
+    /// once, the statement is planned against the schema of each run (so a
+    /// prepared statement stays right after a schema change).
     pub fn prepare(&mut self, sql: &str) -> Result<Prepared> {
         let mut stmts = parse(sql)?;
         if stmts.len() != 1 {
@@ -583,22 +599,20 @@ impl Session {
 
     /// Runs one query and streams its rows.
     pub fn query(&mut self, sql: &str, params: &Params) -> Result<Rows<'_>> {
-        let mut stmts = parse(sql)?;
-        if stmts.len() != 1 {
-            return Err(Error::InvalidInput(format!(
-                "expected one statement, got {}",
-                stmts.len()
-            )));
-        }
-        let parsed = stmts.remove(0);
-        let stmt = parsed.stmt;
-        let src: Arc<str> = sql.into();
+        let p = self.prepare(sql)?;
+        self.query_prepared(&p, params)
+    }
+
+    /// [`Session::query`] of a prepared statement (no parsing).
+    pub fn query_prepared(&mut self, p: &Prepared, params: &Params) -> Result<Rows<'_>> {
+        let stmt = &p.stmt;
+        let src = p.source.clone();
         self.source = Some(src.clone());
-        self.range = parsed.text;
-        let ast::Statement::Query(q) = &stmt else {
+        self.range = p.range.clone();
+        let ast::Statement::Query(q) = stmt else {
             // Anything else runs to completion; its rows (RETURNING,
             // EXPLAIN) are handed out from memory.
-            let (columns, rows) = match self.execute_stmt(&stmt, params)? {
+            let (columns, rows) = match self.execute_stmt(stmt, params)? {
                 Outcome::Rows { columns, rows } => (columns, rows),
                 _ => (Vec::new(), Vec::new()),
             };
