@@ -15,7 +15,7 @@ use sqlparser::ast;
 use crate::catalog::Schema;
 use crate::exec::dml::{self, DmlResult};
 use crate::exec::{Context, ExecState, Operator, build};
-use crate::exec::{ddl, pragma};
+use crate::exec::{ddl, fkey, pragma};
 use crate::parse::StatementKind;
 use crate::planner::{Binder, ParamMap, plan_query};
 use crate::storage::{BtreeStore, Interrupt, Interrupted, MemStore, MemTxn, RowStore, Tx};
@@ -156,6 +156,7 @@ impl Engine {
             range: 0..0,
             interrupt: None,
             settings: pragma::Settings::default(),
+            deferred_fk: Vec::new(),
         }
     }
 
@@ -222,6 +223,9 @@ pub struct Session {
     interrupt: Option<Interrupt>,
     /// The connection's `PRAGMA` settings.
     settings: pragma::Settings,
+    /// Keys of deferred foreign keys the open transaction's statements
+    /// may have left without a parent, checked at COMMIT ([`fkey`]).
+    deferred_fk: Vec<fkey::Pending>,
 }
 
 /// A streaming query result.
@@ -422,6 +426,7 @@ fn dml_outcome(r: DmlResult) -> Outcome {
 
 /// Runs a non-transaction-control statement against a store; `range` is
 /// the statement's place in `source`.
+#[allow(clippy::too_many_arguments)]
 fn run(
     store: &dyn RowStore,
     schema: &Schema,
@@ -430,6 +435,7 @@ fn run(
     source: Option<&Arc<str>>,
     range: std::ops::Range<usize>,
     budget: usize,
+    fk: &fkey::Checks,
 ) -> Result<Outcome> {
     let text = source.map(|s| ddl::StmtText { source: s, range });
     let text = text.as_ref();
@@ -460,7 +466,9 @@ fn run(
                 rows: lines.into_iter().map(|l| vec![Value::Text(l)]).collect(),
             })
         }
-        ast::Statement::Insert(ins) => Ok(dml_outcome(dml::insert(store, schema, ins, &resolver)?)),
+        ast::Statement::Insert(ins) => {
+            Ok(dml_outcome(dml::insert(store, schema, ins, &resolver, fk)?))
+        }
         ast::Statement::Update(u) => Ok(dml_outcome(dml::update(
             store,
             schema,
@@ -470,8 +478,9 @@ fn run(
             u.or.as_ref(),
             u.returning.as_ref(),
             &resolver,
+            fk,
         )?)),
-        ast::Statement::Delete(d) => Ok(dml_outcome(dml::delete(store, schema, d, &resolver)?)),
+        ast::Statement::Delete(d) => Ok(dml_outcome(dml::delete(store, schema, d, &resolver, fk)?)),
         ast::Statement::CreateTable(ct) => {
             ddl::create_table(store, schema, ct, text, budget).map(|_| Outcome::Ok)
         }
@@ -488,6 +497,18 @@ fn run(
             crate::exec::alter::alter_table(store, schema, at).map(|_| Outcome::Ok)
         }
         ast::Statement::Drop { object_type, if_exists, names, .. } => {
+            if fk.enabled && *object_type == ast::ObjectType::Table {
+                // SQLite: with foreign keys on, DROP TABLE first deletes
+                // every row, with the keys' actions and checks.
+                for n in names {
+                    if let Some(t) = schema.table(&crate::catalog::object_name(n)?) {
+                        dml::delete_for_drop(store, schema, t, fk)?;
+                    }
+                }
+                // Checked now, against the schema that still has the
+                // table: a key left without its parent fails the drop.
+                fk.end_statement(store, schema)?;
+            }
             ddl::drop(store, schema, object_type, *if_exists, names).map(|_| Outcome::Ok)
         }
         other => Err(Error::Unsupported(format!("statement {}", first_words(&other.to_string())))),
@@ -558,9 +579,14 @@ impl Session {
 
     /// [`Session::insert_values`] taking the rows by value (no copy).
     pub fn insert_values_owned(&mut self, iv: crate::script::InsertValues) -> Result<Outcome> {
-        self.with_store(true, false, move |store, schema| {
-            dml::insert_values(store, schema, iv).map(Outcome::Affected)
-        })
+        let fk = self.fk_checks();
+        let r = self.with_store(true, false, |store, schema| {
+            let n = dml::insert_values(store, schema, iv, &fk)?;
+            fk.end_statement(store, schema)?;
+            Ok(Outcome::Affected(n))
+        });
+        self.after_statement(&fk, r.is_ok());
+        r
     }
 
     pub fn prepare(&mut self, sql: &str) -> Result<Prepared> {
@@ -666,6 +692,18 @@ impl Session {
     }
 
     fn end_txn(&mut self, commit: bool) -> Result<()> {
+        if commit
+            && !self.deferred_fk.is_empty()
+            && let Some(t) = self.txn.take()
+        {
+            // Deferred foreign keys: a violation fails the COMMIT and
+            // leaves the transaction open (SQLite).
+            let r = self
+                .schema_in_txn(&*t)
+                .and_then(|s| fkey::check_pending(&*t, &s, &self.deferred_fk));
+            self.txn = Some(t);
+            r?;
+        }
         let t = self.txn.take().ok_or_else(|| {
             Error::InvalidInput(if commit {
                 "cannot commit - no transaction is active".into()
@@ -675,6 +713,8 @@ impl Session {
         })?;
         self.savepoints.clear();
         self.private = None;
+        self.deferred_fk.clear();
+        self.settings.defer_foreign_keys = false;
         let ddl = std::mem::take(&mut self.ddl);
         let r = if commit {
             t.commit()
@@ -724,10 +764,12 @@ impl Session {
             ast::Statement::ReleaseSavepoint { name } => {
                 let pos = self.find_savepoint(&name.value)?;
                 let (_, id, began) = self.savepoints[pos].clone();
-                self.savepoints.truncate(pos);
                 if began {
+                    // A failed COMMIT (deferred foreign keys) keeps the
+                    // savepoint and the transaction.
                     self.end_txn(true)?;
                 } else {
+                    self.savepoints.truncate(pos);
                     self.txn.as_ref().expect("savepoints imply a transaction").release(id)?;
                 }
                 Ok(Outcome::Ok)
@@ -762,6 +804,11 @@ impl Session {
                 answer = pragma::run(p, &mut settings, store, schema)?;
                 Ok(Outcome::Ok)
             })?;
+            if self.txn.is_some() {
+                // SQLite: foreign_keys cannot change inside a transaction
+                // (setting it there is a no-op).
+                settings.foreign_keys = self.settings.foreign_keys;
+            }
             self.settings = settings;
             answer
         };
@@ -811,9 +858,36 @@ impl Session {
         let budget = self.engine.memory_budget();
         let kind = StatementKind::of(stmt);
         let _settings = pragma::with_settings(&self.settings);
-        self.with_store(!kind.is_read_only(), kind == StatementKind::Ddl, |store, schema| {
-            run(store, schema, stmt, params, source.as_ref(), range, budget)
-        })
+        let fk = self.fk_checks();
+        let r =
+            self.with_store(!kind.is_read_only(), kind == StatementKind::Ddl, |store, schema| {
+                let o = run(store, schema, stmt, params, source.as_ref(), range, budget, &fk)?;
+                fk.end_statement(store, schema)?;
+                Ok(o)
+            });
+        self.after_statement(&fk, r.is_ok());
+        r
+    }
+
+    /// The foreign key state of the next statement.
+    fn fk_checks(&self) -> fkey::Checks {
+        fkey::Checks::new(
+            self.settings.foreign_keys,
+            self.settings.defer_foreign_keys,
+            self.txn.is_none(),
+        )
+    }
+
+    /// After a statement: a successful one's deferred keys wait for
+    /// COMMIT; a statement that was its own transaction ended it, which
+    /// switches `defer_foreign_keys` off (as every transaction's end does
+    /// in SQLite).
+    fn after_statement(&mut self, fk: &fkey::Checks, ok: bool) {
+        if fk.autocommit {
+            self.settings.defer_foreign_keys = false;
+        } else if ok {
+            self.deferred_fk.extend(fk.take_deferred());
+        }
     }
 
     /// The schema as this session sees it now (inside its transaction,

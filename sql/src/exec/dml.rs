@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use sqlparser::ast;
 
+use super::fkey::{Checks, TableKeys, Write};
 use super::index::{IndexKeys, bind_in_table, table_scope};
 use super::vals::{self, Affinity};
 use super::{Context, ExecState, build, table_row};
@@ -94,7 +95,7 @@ impl Sequence {
 }
 
 /// The constraint-checking context of one table.
-struct Target {
+struct Target<'a> {
     table: Arc<TableDef>,
     indexes: Vec<IndexKeys>,
     checks: Vec<(Expr, String)>,
@@ -113,10 +114,20 @@ struct Target {
     max_rowid: Cell<Option<i64>>,
     /// AUTOINCREMENT's counter.
     sequence: RefCell<Option<Sequence>>,
+    /// The foreign keys this statement's writes must keep (`None`: off,
+    /// or none applies).
+    keys: Option<TableKeys<'a>>,
 }
 
-impl Target {
-    fn new(b: &mut Binder, schema: &Schema, t: &Arc<TableDef>) -> Result<Target> {
+impl<'a> Target<'a> {
+    fn new(
+        b: &mut Binder,
+        schema: &'a Schema,
+        t: &Arc<TableDef>,
+        fk: &'a Checks,
+        write: Write,
+    ) -> Result<Target<'a>> {
+        let keys = TableKeys::new(fk, b.store, schema, t, write)?;
         let exprs: Vec<&ast::Expr> = t.checks.iter().map(|c| &c.0).collect();
         let checks = bind_in_table(b, t, &exprs)?
             .into_iter()
@@ -142,6 +153,7 @@ impl Target {
             generated: generated_order(b, t)?,
             max_rowid: Cell::new(None),
             sequence: RefCell::new(Sequence::load(b.store, schema, t)?),
+            keys,
         })
     }
 
@@ -170,7 +182,7 @@ impl Target {
                 Conflict::Ignore => return Ok(false),
                 Conflict::Replace => {
                     if let Some(old) = store.get(&self.table, other)? {
-                        self.delete(store, cx, other, &old)?;
+                        self.delete_replaced(store, cx, other, old)?;
                     }
                 }
                 Conflict::Abort => {
@@ -229,6 +241,35 @@ impl Target {
             }
         }
         store.delete(&self.table, rowid)
+    }
+
+    /// Removes the row a REPLACE displaces, with its foreign key actions
+    /// (as SQLite's REPLACE does when foreign keys are on).
+    fn delete_replaced(
+        &self,
+        store: &dyn RowStore,
+        cx: &Context,
+        rowid: i64,
+        stored: Row,
+    ) -> Result<()> {
+        self.delete(store, cx, rowid, &stored)?;
+        self.parent_gone(store, &table_row(&self.table, rowid, stored), None)
+    }
+
+    /// A row of this table went (`new`: the row replacing it, for an
+    /// UPDATE): the actions of the foreign keys it was a parent of.
+    fn parent_gone(
+        &self,
+        store: &dyn RowStore,
+        old: &[Value],
+        new: Option<&[Value]>,
+    ) -> Result<()> {
+        if let Some(k) = self.keys.as_ref().filter(|k| k.is_parent()) {
+            k.parent_changed(store, old, new)?;
+            // The actions may have written this table.
+            self.max_rowid.set(None);
+        }
+        Ok(())
     }
 
     fn known_max_rowid(&self, store: &dyn RowStore) -> Result<Option<i64>> {
@@ -392,7 +433,7 @@ impl Target {
         };
         if action == Conflict::Replace {
             if let Some(old) = store.get(t, rowid)? {
-                self.delete(store, cx, rowid, &old)?;
+                self.delete_replaced(store, cx, rowid, old)?;
             }
         } else if !store.insert_new(t, rowid, stored)? {
             // One descent checked the rowid and wrote the row.
@@ -421,6 +462,9 @@ impl Target {
         }
         self.insert_entries(store, cx, &local, rowid)?;
         self.wrote_rowid(rowid);
+        if let Some(k) = &self.keys {
+            k.wrote(store, &local, &t.name)?;
+        }
         Ok(Some(local))
     }
 }
@@ -544,6 +588,7 @@ pub fn insert(
     schema: &Schema,
     ins: &ast::Insert,
     params: ParamResolver,
+    fk: &Checks,
 ) -> Result<DmlResult> {
     let name = match &ins.table {
         ast::TableObject::TableName(n) => object_name(n)?,
@@ -568,7 +613,8 @@ pub fn insert(
     let names: Vec<String> = ins.columns.iter().map(object_name).collect::<Result<_>>()?;
     let cols = column_positions(&t, &names)?;
     let mut b = Binder::new(schema, store);
-    let target = Target::new(&mut b, schema, &t)?;
+    let write = Write::Insert { replace: action == Conflict::Replace };
+    let target = Target::new(&mut b, schema, &t, fk, write)?;
     let mut ret = Returning::new(&mut b, &t, ins.returning.as_ref())?;
     // Source rows, materialised before writing.
     enum Src {
@@ -744,6 +790,7 @@ pub fn insert_values(
     store: &dyn RowStore,
     schema: &Schema,
     iv: crate::script::InsertValues,
+    fk: &Checks,
 ) -> Result<u64> {
     use crate::script::Conflict as C;
     let t = writable_table(schema, &iv.table)?;
@@ -755,7 +802,8 @@ pub fn insert_values(
     let names = iv.columns.unwrap_or_default();
     let cols = column_positions(&t, &names)?;
     let mut b = Binder::new(schema, store);
-    let target = Target::new(&mut b, schema, &t)?;
+    let write = Write::Insert { replace: action == Conflict::Replace };
+    let target = Target::new(&mut b, schema, &t, fk, write)?;
     let cache = ExecState::default();
     let cx = Context::new(store, &[], &cache);
     let n =
@@ -774,6 +822,7 @@ pub fn update(
     or: Option<&ast::SqliteOnConflict>,
     returning: Option<&Vec<ast::SelectItem>>,
     params: ParamResolver,
+    fk: &Checks,
 ) -> Result<DmlResult> {
     let name = match &table.relation {
         ast::TableFactor::Table { name, .. } => object_name(name)?,
@@ -788,10 +837,7 @@ pub fn update(
         Some(ast::SqliteOnConflict::Replace) => Conflict::Replace,
         _ => Conflict::Abort,
     };
-    let mut b = Binder::new(schema, store);
-    let target = Target::new(&mut b, schema, &t)?;
-    let mut ret = Returning::new(&mut b, &t, returning)?;
-    let mut sets: Vec<(usize, Expr)> = Vec::new();
+    let mut targets: Vec<(usize, &ast::Expr)> = Vec::new();
     for a in assignments {
         let cols: Vec<String> = match &a.target {
             ast::AssignmentTarget::ColumnName(n) => vec![object_name(n)?],
@@ -808,7 +854,15 @@ pub fn update(
                 t.columns[c].name
             )));
         }
-        let e = bind_in_table(&mut b, &t, &[&a.value])?.remove(0);
+        targets.push((c, &a.value));
+    }
+    let set_cols: Vec<usize> = targets.iter().map(|(c, _)| *c).collect();
+    let mut b = Binder::new(schema, store);
+    let target = Target::new(&mut b, schema, &t, fk, Write::Update(&set_cols))?;
+    let mut ret = Returning::new(&mut b, &t, returning)?;
+    let mut sets: Vec<(usize, Expr)> = Vec::new();
+    for (c, value) in targets {
+        let e = bind_in_table(&mut b, &t, &[value])?.remove(0);
         sets.push((c, e));
     }
     let node = plan_table_scan(&mut b, &t, selection)?;
@@ -822,11 +876,19 @@ pub fn update(
     }
     let ncols = t.columns.len();
     let mut n = 0;
-    for old in old_rows {
+    for mut old in old_rows {
         let rowid = match old[ncols] {
             Value::Integer(i) => i,
             _ => return Err(Error::Corrupt("rowid is not an integer".into())),
         };
+        if target.keys.as_ref().is_some_and(|k| k.is_parent()) {
+            // Foreign key actions of earlier rows may have changed or
+            // removed this one: update it as it is now.
+            match store.get(&t, rowid)? {
+                Some(now) => old = table_row(&t, rowid, now),
+                None => continue,
+            }
+        }
         let mut new: Row = old[..ncols].to_vec();
         for (c, e) in &sets {
             new[*c] = e.eval(&old, &cx)?;
@@ -846,6 +908,7 @@ pub fn update(
         match res? {
             Some(local) => {
                 n += 1;
+                target.parent_gone(store, &old, Some(&local))?;
                 if let Some(r) = &mut ret {
                     r.add(&local, &cx)?;
                 }
@@ -865,7 +928,34 @@ pub fn delete(
     schema: &Schema,
     del: &ast::Delete,
     params: ParamResolver,
+    fk: &Checks,
 ) -> Result<DmlResult> {
+    let t = delete_target(schema, del)?;
+    delete_rows(
+        store,
+        schema,
+        &t,
+        del.selection.as_ref(),
+        del.returning.as_ref(),
+        params,
+        fk,
+        Write::Delete,
+    )
+}
+
+/// The implicit `DELETE FROM t` that `DROP TABLE` runs when foreign keys
+/// are on (their actions and checks, no triggers).
+pub fn delete_for_drop(
+    store: &dyn RowStore,
+    schema: &Schema,
+    t: &Arc<TableDef>,
+    fk: &Checks,
+) -> Result<()> {
+    let none = |_: &crate::planner::ParamMap| Ok(Vec::new());
+    delete_rows(store, schema, t, None, None, &none, fk, Write::Drop).map(|_| ())
+}
+
+fn delete_target(schema: &Schema, del: &ast::Delete) -> Result<Arc<TableDef>> {
     let from = match &del.from {
         ast::FromTable::WithFromKeyword(v) | ast::FromTable::WithoutKeyword(v) => v,
     };
@@ -876,11 +966,24 @@ pub fn delete(
         ast::TableFactor::Table { name, .. } => object_name(name)?,
         other => return Err(Error::Unsupported(format!("DELETE FROM {other}"))),
     };
-    let t = writable_table(schema, &name)?;
+    writable_table(schema, &name)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn delete_rows(
+    store: &dyn RowStore,
+    schema: &Schema,
+    t: &Arc<TableDef>,
+    selection: Option<&ast::Expr>,
+    returning: Option<&Vec<ast::SelectItem>>,
+    params: ParamResolver,
+    fk: &Checks,
+    write: Write,
+) -> Result<DmlResult> {
     let mut b = Binder::new(schema, store);
-    let target = Target::new(&mut b, schema, &t)?;
-    let mut ret = Returning::new(&mut b, &t, del.returning.as_ref())?;
-    let node = plan_table_scan(&mut b, &t, del.selection.as_ref())?;
+    let target = Target::new(&mut b, schema, t, fk, write)?;
+    let mut ret = Returning::new(&mut b, t, returning)?;
+    let node = plan_table_scan(&mut b, t, selection)?;
     let pv = params(&b.params)?;
     let cache = ExecState::default();
     let cx = Context::new(store, &pv, &cache);
@@ -890,18 +993,29 @@ pub fn delete(
         doomed.push(r);
     }
     let ncols = t.columns.len();
-    for old in &doomed {
+    let parent = target.keys.as_ref().is_some_and(|k| k.is_parent());
+    let mut n = 0;
+    for mut old in doomed {
         let Value::Integer(rowid) = old[ncols] else {
             return Err(Error::Corrupt("rowid is not an integer".into()));
         };
+        if parent {
+            // A cascade from an earlier row may have changed or removed it.
+            match store.get(t, rowid)? {
+                Some(now) => old = table_row(t, rowid, now),
+                None => continue,
+            }
+        }
         let mut stored = old[..ncols].to_vec();
         if let Some(a) = t.rowid_alias {
             stored[a] = Value::Null;
         }
         target.delete(store, &cx, rowid, &stored)?;
+        n += 1;
+        target.parent_gone(store, &old, None)?;
         if let Some(r) = &mut ret {
-            r.add(old, &cx)?;
+            r.add(&old, &cx)?;
         }
     }
-    Ok(finish(doomed.len() as u64, ret))
+    Ok(finish(n, ret))
 }

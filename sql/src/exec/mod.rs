@@ -12,6 +12,7 @@ mod aggregate;
 pub mod alter;
 pub mod ddl;
 pub mod dml;
+pub mod fkey;
 pub mod index;
 mod join;
 pub mod pragma;
