@@ -381,3 +381,76 @@ fn savepoints_and_failed_statements_keep_deferred_state() {
         "SELECT * FROM c",
     ]);
 }
+
+#[test]
+fn more_parent_forms() {
+    check(&[
+        "PRAGMA foreign_keys = ON",
+        "CREATE TABLE w(a TEXT, b INT, PRIMARY KEY(a, b)) WITHOUT ROWID",
+        "CREATE TABLE wc(a, b, FOREIGN KEY(a, b) REFERENCES w ON DELETE SET NULL)",
+        "INSERT INTO w VALUES ('x', 1), ('y', 2)",
+        "INSERT INTO wc VALUES ('x', 1), ('y', 2), ('z', 3)",
+        "INSERT INTO wc VALUES ('x', 1), ('y', 2)",
+        "DELETE FROM w WHERE a = 'x'",
+        "SELECT * FROM wc",
+        "CREATE TABLE p(id INTEGER PRIMARY KEY)",
+        "CREATE TABLE sd(x INTEGER DEFAULT 42 REFERENCES p ON DELETE SET DEFAULT)",
+        "INSERT INTO p VALUES (1)",
+        "INSERT INTO sd VALUES (1)",
+        "DELETE FROM p WHERE id = 1",
+        "INSERT INTO p VALUES (42)",
+        "DELETE FROM p WHERE id = 1",
+        "SELECT * FROM sd",
+        "CREATE TABLE self(id INTEGER PRIMARY KEY, up REFERENCES self ON UPDATE CASCADE)",
+        "INSERT INTO self VALUES (1, NULL), (2, 1), (3, 2)",
+        "UPDATE self SET id = id + 10",
+        "SELECT * FROM self ORDER BY id",
+        "UPDATE self SET id = 100 WHERE id = 11",
+        "SELECT * FROM self ORDER BY id",
+        "DELETE FROM self WHERE id = 100 RETURNING id",
+        "CREATE TABLE dr(x REFERENCES p ON DELETE RESTRICT DEFERRABLE INITIALLY DEFERRED)",
+        "INSERT INTO dr VALUES (42)",
+        "BEGIN",
+        "DELETE FROM p",
+        "COMMIT",
+        "SELECT count(*) FROM p",
+    ]);
+}
+
+/// Foreign keys hold across a reopen of a database file (they are part of
+/// the stored CREATE TABLE text; the setting is the session's).
+#[test]
+fn enforcement_after_reopen() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("fk.db");
+    {
+        let e = asadb_sql::session::Engine::open(&path, Default::default()).unwrap();
+        let mut s = e.session();
+        for sql in [
+            "CREATE TABLE p(id INTEGER PRIMARY KEY)",
+            "CREATE TABLE c(x REFERENCES p ON DELETE CASCADE)",
+            "INSERT INTO p VALUES (1)",
+            "INSERT INTO c VALUES (1), (1)",
+        ] {
+            s.execute(sql, &asadb_sql::session::Params::None).unwrap();
+        }
+    }
+    let e = asadb_sql::session::Engine::open(&path, Default::default()).unwrap();
+    let mut s = e.session();
+    let run = |s: &mut asadb_sql::session::Session, sql: &str| {
+        s.execute(sql, &asadb_sql::session::Params::None).map_err(|e| e.to_string())
+    };
+    assert!(run(&mut s, "INSERT INTO c VALUES (2)").is_ok(), "off by default");
+    run(&mut s, "DELETE FROM c WHERE x = 2").unwrap();
+    run(&mut s, "PRAGMA foreign_keys = ON").unwrap();
+    let err = run(&mut s, "INSERT INTO c VALUES (2)").unwrap_err();
+    assert!(err.contains("FOREIGN KEY constraint failed"), "{err}");
+    run(&mut s, "DELETE FROM p").unwrap();
+    assert_eq!(
+        run(&mut s, "SELECT count(*) FROM c").unwrap(),
+        asadb_sql::session::Outcome::Rows {
+            columns: vec!["count(*)".into()],
+            rows: vec![vec![asadb_sql::Value::Integer(0)]]
+        }
+    );
+}
