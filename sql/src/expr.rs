@@ -75,6 +75,9 @@ pub enum SubKind {
 #[derive(Clone, Debug)]
 pub enum Expr {
     Literal(Value),
+    /// `RAISE(kind, message)` in a trigger program: evaluating it fails
+    /// with [`Error::Raise`] (the message is NULL for IGNORE).
+    Raise(crate::error::RaiseKind, Box<Expr>),
     /// A column of the current row.
     Column(usize),
     /// A column of an enclosing query's row: depth 1 is the immediate parent.
@@ -205,6 +208,10 @@ impl Expr {
             Expr::Negate(e) => vals::negate(&e.eval(row, cx)?),
             Expr::BitNot(e) => vals::bit_not(&e.eval(row, cx)?),
             Expr::Not(e) => tri(vals::truthy(&e.eval(row, cx)?).map(|b| !b)),
+            Expr::Raise(kind, msg) => {
+                let m = msg.eval(row, cx)?.to_text().unwrap_or_default();
+                return Err(crate::Error::Raise(*kind, m));
+            }
             Expr::Identity(_)
             | Expr::Cast(..)
             | Expr::Case { .. }
@@ -464,6 +471,7 @@ impl Expr {
             | Expr::BitNot(e)
             | Expr::Not(e)
             | Expr::Identity(e)
+            | Expr::Raise(_, e)
             | Expr::IsNull(e, _)
             | Expr::Cast(e, _)
             | Expr::Collate(e, _) => f(e),
@@ -540,6 +548,7 @@ impl Expr {
             Expr::BitNot(e) => Expr::BitNot(b(e, f)?),
             Expr::Not(e) => Expr::Not(b(e, f)?),
             Expr::Identity(e) => Expr::Identity(b(e, f)?),
+            Expr::Raise(k, e) => Expr::Raise(k, b(e, f)?),
             Expr::IsNull(e, n) => Expr::IsNull(b(e, f)?, n),
             Expr::Cast(e, a) => Expr::Cast(b(e, f)?, a),
             Expr::Collate(e, c) => Expr::Collate(b(e, f)?, c),

@@ -487,6 +487,12 @@ fn run(
         ast::Statement::CreateIndex(ci) => {
             ddl::create_index(store, schema, ci, text).map(|_| Outcome::Ok)
         }
+        ast::Statement::CreateTrigger(ct) => {
+            crate::exec::trigger::create_trigger(store, schema, ct, text).map(|_| Outcome::Ok)
+        }
+        ast::Statement::DropTrigger(dt) => {
+            crate::exec::trigger::drop_trigger(store, schema, dt).map(|_| Outcome::Ok)
+        }
         ast::Statement::CreateView(cv) => {
             ddl::create_view(store, schema, cv, text).map(|_| Outcome::Ok)
         }
@@ -871,11 +877,13 @@ impl Session {
 
     /// The foreign key state of the next statement.
     fn fk_checks(&self) -> fkey::Checks {
-        fkey::Checks::new(
+        let mut c = fkey::Checks::new(
             self.settings.foreign_keys,
             self.settings.defer_foreign_keys,
             self.txn.is_none(),
-        )
+        );
+        c.recursive_triggers = self.settings.recursive_triggers;
+        c
     }
 
     /// After a statement: a successful one's deferred keys wait for
@@ -925,6 +933,11 @@ impl Session {
                         }
                         Ok(o)
                     }
+                    // RAISE(FAIL): the statement fails, what it did stays.
+                    Err(e @ Error::Raise(crate::RaiseKind::Fail, _)) => {
+                        t.commit()?;
+                        Err(e)
+                    }
                     Err(e) => {
                         t.rollback();
                         Err(e)
@@ -940,6 +953,10 @@ impl Session {
                             t.release(sp)?;
                             Ok(o)
                         }
+                        Err(e @ Error::Raise(crate::RaiseKind::Fail, _)) => {
+                            t.release(sp)?;
+                            Err(e)
+                        }
                         Err(e) => {
                             t.rollback_to(sp)?;
                             t.release(sp)?;
@@ -951,6 +968,10 @@ impl Session {
                 if ddl {
                     self.ddl = true;
                     self.private = None;
+                }
+                if let Err(Error::Raise(crate::RaiseKind::Rollback, _)) = &r {
+                    // RAISE(ROLLBACK): the whole transaction goes.
+                    let _ = self.end_txn(false);
                 }
                 r
             }

@@ -15,6 +15,7 @@ use sqlparser::ast;
 
 use super::fkey::{Checks, TableKeys, Write};
 use super::index::{IndexKeys, bind_in_table, table_scope};
+use super::trigger::{Event, TableTriggers};
 use super::vals::{self, Affinity};
 use super::{Context, ExecState, build, table_row};
 use crate::catalog::{self, IndexDef, Schema, TableDef, object_name};
@@ -117,6 +118,10 @@ struct Target<'a> {
     /// The foreign keys this statement's writes must keep (`None`: off,
     /// or none applies).
     keys: Option<TableKeys<'a>>,
+    /// The triggers each row change fires.
+    triggers: Option<TableTriggers>,
+    schema: &'a Schema,
+    nesting: &'a Checks,
 }
 
 impl<'a> Target<'a> {
@@ -128,6 +133,13 @@ impl<'a> Target<'a> {
         write: Write,
     ) -> Result<Target<'a>> {
         let keys = TableKeys::new(fk, b.store, schema, t, write)?;
+        let event = match write {
+            Write::Insert { .. } => Some(Event::Insert),
+            Write::Update(set) => Some(Event::Update(set)),
+            Write::Delete => Some(Event::Delete),
+            Write::Drop => None,
+        };
+        let triggers = event.and_then(|e| TableTriggers::new(schema, t, e));
         let exprs: Vec<&ast::Expr> = t.checks.iter().map(|c| &c.0).collect();
         let checks = bind_in_table(b, t, &exprs)?
             .into_iter()
@@ -154,6 +166,9 @@ impl<'a> Target<'a> {
             max_rowid: Cell::new(None),
             sequence: RefCell::new(Sequence::load(b.store, schema, t)?),
             keys,
+            triggers,
+            schema,
+            nesting: fk,
         })
     }
 
@@ -270,6 +285,60 @@ impl<'a> Target<'a> {
             self.max_rowid.set(None);
         }
         Ok(())
+    }
+
+    /// The `NEW` row a BEFORE trigger sees: the values about to be
+    /// written with the columns' affinities, the rowid if known (else -1,
+    /// as SQLite).
+    fn pending_row(&self, row: &[Value], explicit: Option<i64>) -> Row {
+        let t = &self.table;
+        let mut local: Row = t
+            .columns
+            .iter()
+            .enumerate()
+            .map(|(i, c)| c.affinity.apply(row.get(i).cloned().unwrap_or(Value::Null)))
+            .collect();
+        let rowid = match t.rowid_alias {
+            Some(a) => match &local[a] {
+                Value::Integer(i) => *i,
+                _ => -1,
+            },
+            None => explicit.unwrap_or(-1),
+        };
+        if let Some(a) = t.rowid_alias {
+            local[a] = Value::Integer(rowid);
+        }
+        local.push(Value::Integer(rowid));
+        local
+    }
+
+    fn before(
+        &self,
+        store: &dyn RowStore,
+        old: Option<&[Value]>,
+        new: Option<&[Value]>,
+    ) -> Result<bool> {
+        match &self.triggers {
+            Some(tt) => tt.before(store, self.schema, self.nesting, old, new),
+            None => Ok(true),
+        }
+    }
+
+    fn after(
+        &self,
+        store: &dyn RowStore,
+        old: Option<&[Value]>,
+        new: Option<&[Value]>,
+    ) -> Result<()> {
+        match &self.triggers {
+            Some(tt) => {
+                tt.after(store, self.schema, self.nesting, old, new)?;
+                // The triggers may have written this table.
+                self.max_rowid.set(None);
+                Ok(())
+            }
+            None => Ok(()),
+        }
     }
 
     fn known_max_rowid(&self, store: &dyn RowStore) -> Result<Option<i64>> {
@@ -775,8 +844,15 @@ fn write_rows(
                 _ => return Err(Error::InvalidInput("datatype mismatch".into())),
             },
         };
+        if target.triggers.is_some() {
+            let new = target.pending_row(&row, explicit);
+            if !target.before(store, None, Some(&new))? {
+                continue;
+            }
+        }
         if let Some(local) = target.insert(store, cx, row, explicit, action)? {
             n += 1;
+            target.after(store, None, Some(&local))?;
             if let Some(r) = ret.as_deref_mut() {
                 r.add(&local, cx)?;
             }
@@ -881,9 +957,9 @@ pub fn update(
             Value::Integer(i) => i,
             _ => return Err(Error::Corrupt("rowid is not an integer".into())),
         };
-        if target.keys.as_ref().is_some_and(|k| k.is_parent()) {
-            // Foreign key actions of earlier rows may have changed or
-            // removed this one: update it as it is now.
+        if target.triggers.is_some() || target.keys.as_ref().is_some_and(|k| k.is_parent()) {
+            // Triggers and foreign key actions of earlier rows may have
+            // changed or removed this one: update it as it is now.
             match store.get(&t, rowid)? {
                 Some(now) => old = table_row(&t, rowid, now),
                 None => continue,
@@ -898,6 +974,17 @@ pub fn update(
         {
             return Err(Error::InvalidInput("datatype mismatch".into()));
         }
+        if target.triggers.is_some() {
+            let pending = target.pending_row(&new, Some(rowid));
+            if !target.before(store, Some(&old), Some(&pending))? {
+                continue;
+            }
+            // The BEFORE triggers may have changed or removed the row.
+            match store.get(&t, rowid)? {
+                Some(now) => old = table_row(&t, rowid, now),
+                None => continue,
+            }
+        }
         let mut stored_old = old[..ncols].to_vec();
         if let Some(a) = t.rowid_alias {
             stored_old[a] = Value::Null;
@@ -909,6 +996,7 @@ pub fn update(
             Some(local) => {
                 n += 1;
                 target.parent_gone(store, &old, Some(&local))?;
+                target.after(store, Some(&old), Some(&local))?;
                 if let Some(r) = &mut ret {
                     r.add(&local, &cx)?;
                 }
@@ -993,14 +1081,24 @@ fn delete_rows(
         doomed.push(r);
     }
     let ncols = t.columns.len();
-    let parent = target.keys.as_ref().is_some_and(|k| k.is_parent());
+    let reread = target.triggers.is_some() || target.keys.as_ref().is_some_and(|k| k.is_parent());
     let mut n = 0;
     for mut old in doomed {
         let Value::Integer(rowid) = old[ncols] else {
             return Err(Error::Corrupt("rowid is not an integer".into()));
         };
-        if parent {
-            // A cascade from an earlier row may have changed or removed it.
+        if reread {
+            // A trigger or cascade of an earlier row may have changed or
+            // removed it.
+            match store.get(t, rowid)? {
+                Some(now) => old = table_row(t, rowid, now),
+                None => continue,
+            }
+        }
+        if target.triggers.is_some() {
+            if !target.before(store, Some(&old), None)? {
+                continue;
+            }
             match store.get(t, rowid)? {
                 Some(now) => old = table_row(t, rowid, now),
                 None => continue,
@@ -1013,6 +1111,7 @@ fn delete_rows(
         target.delete(store, &cx, rowid, &stored)?;
         n += 1;
         target.parent_gone(store, &old, None)?;
+        target.after(store, Some(&old), None)?;
         if let Some(r) = &mut ret {
             r.add(&old, &cx)?;
         }

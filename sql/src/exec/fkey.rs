@@ -71,8 +71,9 @@ pub struct Pending {
     pub key: Vec<Value>,
 }
 
-/// One statement's foreign key state: whether they are enforced, and the
-/// keys to check at its end (immediate) or at COMMIT (deferred).
+/// One statement's foreign key state — whether they are enforced, and the
+/// keys to check at its end (immediate) or at COMMIT (deferred) — and its
+/// nesting: the depth of actions and triggers, the triggers running.
 #[derive(Debug, Default)]
 pub struct Checks {
     pub enabled: bool,
@@ -81,6 +82,9 @@ pub struct Checks {
     /// The statement is its own transaction: deferred keys are checked
     /// at its end too.
     pub autocommit: bool,
+    /// `PRAGMA recursive_triggers`: a running trigger may fire again.
+    pub recursive_triggers: bool,
+    running: RefCell<Vec<String>>,
     immediate: RefCell<Vec<Pending>>,
     deferred: RefCell<Vec<Pending>>,
     depth: Cell<usize>,
@@ -96,6 +100,21 @@ impl Checks {
         Checks { enabled, defer_all, autocommit, ..Checks::default() }
     }
 
+    /// Notes that trigger `name` starts; `false` (and nothing noted) when
+    /// it is running already and triggers are not recursive.
+    pub(crate) fn enter_trigger(&self, name: &str) -> bool {
+        let mut r = self.running.borrow_mut();
+        if !self.recursive_triggers && r.iter().any(|n| n.eq_ignore_ascii_case(name)) {
+            return false;
+        }
+        r.push(name.to_string());
+        true
+    }
+
+    pub(crate) fn leave_trigger(&self) {
+        self.running.borrow_mut().pop();
+    }
+
     fn pend(&self, p: Pending, deferred: bool) {
         if deferred || self.defer_all {
             self.deferred.borrow_mut().push(p);
@@ -105,7 +124,7 @@ impl Checks {
     }
 
     /// Runs `f` one action level deeper.
-    fn nested<T>(&self, f: impl FnOnce() -> Result<T>) -> Result<T> {
+    pub(crate) fn nested<T>(&self, f: impl FnOnce() -> Result<T>) -> Result<T> {
         let d = self.depth.get();
         if d >= MAX_DEPTH {
             return Err(Error::InvalidInput("triggers nested too deep".into()));

@@ -22,6 +22,7 @@ mod set;
 pub mod sort;
 mod stream;
 mod subquery;
+pub mod trigger;
 mod tvf;
 pub mod vals;
 mod window;
