@@ -75,6 +75,12 @@ pub enum SubKind {
 #[derive(Clone, Debug)]
 pub enum Expr {
     Literal(Value),
+    /// `NEW.c` / `OLD.c` in a trigger program: the row's value with its
+    /// column's collation, and no affinity (as SQLite compares them).
+    RowValue {
+        value: Value,
+        coll: Collation,
+    },
     /// `RAISE(kind, message)` in a trigger program: evaluating it fails
     /// with [`Error::Raise`] (the message is NULL for IGNORE).
     Raise(crate::error::RaiseKind, Box<Expr>),
@@ -201,7 +207,7 @@ impl Expr {
     /// Evaluates the expression against `row`.
     pub fn eval(&self, row: &[Value], cx: &Context) -> Result<Value> {
         Ok(match self {
-            Expr::Literal(v) => v.clone(),
+            Expr::Literal(v) | Expr::RowValue { value: v, .. } => v.clone(),
             Expr::Column(i) => row.get(*i).cloned().ok_or_else(|| bad_col(*i))?,
             Expr::Outer { depth, index } => cx.outer_value(*depth, *index)?,
             Expr::Param(i) => cx.params.get(*i).cloned().unwrap_or(Value::Null),
@@ -523,6 +529,7 @@ impl Expr {
                 }
             }
             Expr::Literal(_)
+            | Expr::RowValue { .. }
             | Expr::Column(_)
             | Expr::Outer { .. }
             | Expr::Param(_)
@@ -618,6 +625,7 @@ impl Expr {
                 },
             },
             e @ (Expr::Literal(_)
+            | Expr::RowValue { .. }
             | Expr::Column(_)
             | Expr::Outer { .. }
             | Expr::Param(_)

@@ -175,19 +175,65 @@ fn triggers_persist_across_reopen() {
     );
 }
 
-/// What AsaDB refuses, with `unsupported`: TEMP triggers and INSTEAD OF
-/// triggers (views are not writable).
+/// What AsaDB refuses, with `unsupported`: TEMP triggers.
 #[test]
-fn temp_and_instead_of_are_refused() {
+fn temp_triggers_are_refused() {
     use asadb_sql::session::{Engine, Params};
     let mut s = Engine::memory().session();
     s.execute("CREATE TABLE t(a)", &Params::None).unwrap();
     s.execute("CREATE VIEW v AS SELECT a FROM t", &Params::None).unwrap();
     for sql in [
         "CREATE TEMP TRIGGER tt AFTER INSERT ON t BEGIN SELECT 1; END",
-        "CREATE TRIGGER io INSTEAD OF INSERT ON v BEGIN INSERT INTO t VALUES (new.a); END",
+        "CREATE TEMPORARY TRIGGER tt AFTER INSERT ON t BEGIN SELECT 1; END",
     ] {
         let e = s.execute(sql, &Params::None).unwrap_err();
         assert!(matches!(e, asadb_sql::Error::Unsupported(_)), "{sql}: {e}");
     }
+}
+
+/// `NEW.c` compares with its column's affinity and collation.
+#[test]
+fn new_and_old_keep_affinity_and_collation() {
+    check(&[
+        "CREATE TABLE t(a INTEGER, s TEXT COLLATE NOCASE, b)",
+        "CREATE TABLE log(x)",
+        "CREATE TRIGGER t1 AFTER INSERT ON t WHEN new.a = '5' BEGIN INSERT INTO log VALUES ('a is 5'); END",
+        "CREATE TRIGGER t2 AFTER INSERT ON t WHEN new.s = 'ABC' BEGIN INSERT INTO log VALUES ('s is abc'); END",
+        "CREATE TRIGGER t3 AFTER INSERT ON t WHEN new.b = '7' BEGIN INSERT INTO log VALUES ('b is 7'); END",
+        "CREATE TRIGGER t4 AFTER INSERT ON t BEGIN INSERT INTO log SELECT typeof(new.a) || typeof(new.b) || new.rowid; END",
+        "INSERT INTO t VALUES (5, 'abc', 7), ('5', 'x', '7')",
+        "SELECT * FROM log",
+        "CREATE TRIGGER t5 BEFORE INSERT ON t BEGIN INSERT INTO log VALUES ('before ' || new.rowid); END",
+        "INSERT INTO t VALUES (1, 'q', 1)",
+        "INSERT INTO t(rowid, a) VALUES (10, 1)",
+        "SELECT * FROM log",
+    ]);
+}
+
+#[test]
+fn instead_of_triggers_make_views_writable() {
+    check(&[
+        "CREATE TABLE t(id INTEGER PRIMARY KEY, a, b)",
+        "CREATE TABLE log(x)",
+        "CREATE VIEW v(k, x) AS SELECT id, a || '/' || b FROM t",
+        "INSERT INTO v VALUES (1, 'p/q')",
+        "UPDATE v SET x = 'z'",
+        "DELETE FROM v",
+        "CREATE TRIGGER vi INSTEAD OF INSERT ON v BEGIN \
+         INSERT INTO t VALUES (new.k, substr(new.x, 1, instr(new.x, '/') - 1), substr(new.x, instr(new.x, '/') + 1)); END",
+        "CREATE TRIGGER vu INSTEAD OF UPDATE OF x ON v BEGIN \
+         UPDATE t SET a = new.x WHERE id = old.k; INSERT INTO log VALUES ('u ' || old.x || ' ' || new.x); END",
+        "CREATE TRIGGER vd INSTEAD OF DELETE ON v FOR EACH ROW WHEN old.k > 1 BEGIN DELETE FROM t WHERE id = old.k; END",
+        "INSERT INTO v VALUES (1, 'p/q'), (2, 'r/s'), (3, 'u/v')",
+        "INSERT INTO v(x) VALUES ('no/key')",
+        "SELECT * FROM t",
+        "SELECT * FROM v",
+        "UPDATE v SET x = 'new' WHERE k >= 2",
+        "UPDATE v SET k = 9",
+        "SELECT * FROM t",
+        "DELETE FROM v WHERE k < 3",
+        "SELECT * FROM t",
+        "SELECT * FROM log",
+        "CREATE TRIGGER bad INSTEAD OF INSERT ON t BEGIN SELECT 1; END",
+    ]);
 }

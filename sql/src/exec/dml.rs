@@ -649,6 +649,58 @@ fn finish(affected: u64, ret: Option<Returning>) -> DmlResult {
     }
 }
 
+/// The rows an INSERT writes, bound; materialised before the first write.
+pub(crate) enum Source {
+    /// `DEFAULT VALUES`: one row of defaults.
+    Default,
+    Exprs(Vec<Vec<Expr>>),
+    Plan(Box<crate::planner::QueryPlan>),
+}
+
+impl Source {
+    pub(crate) fn bind(b: &mut Binder, ins: &ast::Insert) -> Result<Source> {
+        Ok(match &ins.source {
+            None => Source::Default,
+            Some(q) => match q.body.as_ref() {
+                ast::SetExpr::Values(v)
+                    if q.with.is_none() && q.order_by.is_none() && q.limit_clause.is_none() =>
+                {
+                    b.push_scope(Scope::default());
+                    let rows = v
+                        .rows
+                        .iter()
+                        .map(|r| {
+                            r.content.iter().map(|e| b.bind_expr(e)).collect::<Result<Vec<_>>>()
+                        })
+                        .collect::<Result<Vec<_>>>();
+                    b.pop_scope();
+                    Source::Exprs(rows?)
+                }
+                _ => Source::Plan(Box::new(plan_query(b, q)?)),
+            },
+        })
+    }
+
+    /// The rows (empty ones for DEFAULT VALUES).
+    pub(crate) fn rows(&self, cx: &Context) -> Result<Vec<Row>> {
+        Ok(match self {
+            Source::Default => vec![Vec::new()],
+            Source::Exprs(rows) => rows
+                .iter()
+                .map(|r| r.iter().map(|e| e.eval(&[], cx)).collect::<Result<Vec<_>>>())
+                .collect::<Result<_>>()?,
+            Source::Plan(p) => {
+                let mut op = build(&p.node);
+                let mut out = Vec::new();
+                while let Some(r) = op.next(cx)? {
+                    out.push(r);
+                }
+                out
+            }
+        })
+    }
+}
+
 /// Resolves parameters of a bound statement into slot order.
 pub type ParamResolver<'p> = &'p dyn Fn(&crate::planner::ParamMap) -> Result<Vec<Value>>;
 
@@ -663,6 +715,10 @@ pub fn insert(
         ast::TableObject::TableName(n) => object_name(n)?,
         other => return Err(Error::Unsupported(format!("INSERT INTO {other}"))),
     };
+    if let Some(v) = schema.view(&name) {
+        return super::trigger::insert_into_view(store, schema, v, ins, params, fk)
+            .map(|n| finish(n, None));
+    }
     let t = writable_table(schema, &name)?;
     let mut action = match ins.or {
         Some(ast::SqliteOnConflict::Ignore) => Conflict::Ignore,
@@ -685,49 +741,12 @@ pub fn insert(
     let write = Write::Insert { replace: action == Conflict::Replace };
     let target = Target::new(&mut b, schema, &t, fk, write)?;
     let mut ret = Returning::new(&mut b, &t, ins.returning.as_ref())?;
-    // Source rows, materialised before writing.
-    enum Src {
-        Default,
-        Exprs(Vec<Vec<Expr>>),
-        Plan(Box<crate::planner::QueryPlan>),
-    }
-    let src = match &ins.source {
-        None => Src::Default,
-        Some(q) => match q.body.as_ref() {
-            ast::SetExpr::Values(v)
-                if q.with.is_none() && q.order_by.is_none() && q.limit_clause.is_none() =>
-            {
-                b.push_scope(Scope::default());
-                let rows = v
-                    .rows
-                    .iter()
-                    .map(|r| r.content.iter().map(|e| b.bind_expr(e)).collect::<Result<Vec<_>>>())
-                    .collect::<Result<Vec<_>>>();
-                b.pop_scope();
-                Src::Exprs(rows?)
-            }
-            _ => Src::Plan(Box::new(plan_query(&mut b, q)?)),
-        },
-    };
+    let src = Source::bind(&mut b, ins)?;
     let pv = params(&b.params)?;
     let cache = ExecState::default();
     let cx = Context::new(store, &pv, &cache);
-    let rows: Vec<Row> = match &src {
-        Src::Default => vec![Vec::new()],
-        Src::Exprs(rows) => rows
-            .iter()
-            .map(|r| r.iter().map(|e| e.eval(&[], &cx)).collect::<Result<Vec<_>>>())
-            .collect::<Result<_>>()?,
-        Src::Plan(p) => {
-            let mut op = build(&p.node);
-            let mut out = Vec::new();
-            while let Some(r) = op.next(&cx)? {
-                out.push(r);
-            }
-            out
-        }
-    };
-    let default_values = matches!(src, Src::Default);
+    let rows = src.rows(&cx)?;
+    let default_values = matches!(src, Source::Default);
     let n = write_rows(
         store,
         &cx,
@@ -869,6 +888,10 @@ pub fn insert_values(
     fk: &Checks,
 ) -> Result<u64> {
     use crate::script::Conflict as C;
+    if let Some(v) = schema.view(&iv.table) {
+        let names = iv.columns.unwrap_or_default();
+        return super::trigger::insert_rows_into_view(store, schema, v, &names, iv.rows, false, fk);
+    }
     let t = writable_table(schema, &iv.table)?;
     let action = match iv.or_action {
         Some(C::Ignore) => Conflict::Ignore,
@@ -906,6 +929,13 @@ pub fn update(
     };
     if !table.joins.is_empty() {
         return Err(Error::Unsupported("UPDATE with joins".into()));
+    }
+    if let Some(v) = schema.view(&name) {
+        if returning.is_some() {
+            return Err(Error::Unsupported("RETURNING on a view".into()));
+        }
+        return super::trigger::update_view(store, schema, v, assignments, selection, params, fk)
+            .map(|n| finish(n, None));
     }
     let t = writable_table(schema, &name)?;
     let action = match or {
@@ -1018,6 +1048,20 @@ pub fn delete(
     params: ParamResolver,
     fk: &Checks,
 ) -> Result<DmlResult> {
+    if let Some(v) = view_target(schema, del)? {
+        if del.returning.is_some() {
+            return Err(Error::Unsupported("RETURNING on a view".into()));
+        }
+        return super::trigger::delete_from_view(
+            store,
+            schema,
+            &v,
+            del.selection.as_ref(),
+            params,
+            fk,
+        )
+        .map(|n| finish(n, None));
+    }
     let t = delete_target(schema, del)?;
     delete_rows(
         store,
@@ -1041,6 +1085,19 @@ pub fn delete_for_drop(
 ) -> Result<()> {
     let none = |_: &crate::planner::ParamMap| Ok(Vec::new());
     delete_rows(store, schema, t, None, None, &none, fk, Write::Drop).map(|_| ())
+}
+
+/// The view a DELETE names, if it names one.
+fn view_target(schema: &Schema, del: &ast::Delete) -> Result<Option<Arc<catalog::ViewDef>>> {
+    let from = match &del.from {
+        ast::FromTable::WithFromKeyword(v) | ast::FromTable::WithoutKeyword(v) => v,
+    };
+    Ok(match from.as_slice() {
+        [ast::TableWithJoins { relation: ast::TableFactor::Table { name, .. }, .. }] => {
+            schema.view(&object_name(name)?).cloned()
+        }
+        _ => None,
+    })
 }
 
 fn delete_target(schema: &Schema, del: &ast::Delete) -> Result<Arc<TableDef>> {

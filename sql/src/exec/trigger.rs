@@ -4,7 +4,7 @@
 //! as written and dropped with their table (`DROP TRIGGER` otherwise).
 //!
 //! For each row a statement changes, the table's BEFORE triggers run, then
-//! the change, then its AFTER triggers, in catalog order. A trigger whose
+//! the change, then its AFTER triggers, newest trigger first (as SQLite). A trigger whose
 //! WHEN is not true does nothing. Its program — INSERT, UPDATE, DELETE and
 //! SELECT statements — runs as nested statements in which `NEW.c` and
 //! `OLD.c` are the row's values (see [`crate::planner::bind::TriggerRow`]);
@@ -20,9 +20,13 @@
 //! default) a trigger does not fire while it is already running; with it
 //! on, nesting is bounded by the same depth limit as foreign key actions.
 //!
+//! INSTEAD OF triggers make a view writable: an INSERT, UPDATE or DELETE
+//! on the view runs them once per row (the rows the view's query gives,
+//! filtered by the WHERE; NEW the inserted or updated values) and changes
+//! nothing else; without one the view stays read-only.
+//!
 //! Refused with `unsupported`: TEMP triggers (AsaDB has no
-//! connection-private schema) and INSTEAD OF triggers (views are not
-//! writable in AsaDB).
+//! connection-private schema).
 
 use std::sync::Arc;
 
@@ -32,7 +36,8 @@ use super::ddl::StmtText;
 use super::fkey::Checks;
 use super::{Context, ExecState, build, vals};
 use crate::catalog::{
-    self, Schema, TableDef, TriggerDef, TriggerEvent, TriggerTiming, object_name,
+    self, ColumnDef, Schema, TableDef, TriggerDef, TriggerEvent, TriggerTiming, ViewDef,
+    object_name,
 };
 use crate::error::RaiseKind;
 use crate::planner::bind::{Scope, TriggerRow, with_statement_text, with_trigger_row};
@@ -82,11 +87,7 @@ pub fn create_trigger(
                 "cannot create INSTEAD OF trigger on table: {table}"
             )));
         }
-        (TriggerTiming::InsteadOf, true) => {
-            return Err(Error::Unsupported(
-                "INSTEAD OF triggers (views are not writable in AsaDB)".into(),
-            ));
-        }
+        (TriggerTiming::InsteadOf, true) => {}
         (t, true) => {
             let when = if t == TriggerTiming::Before { "BEFORE" } else { "AFTER" };
             return Err(Error::InvalidInput(format!(
@@ -153,6 +154,7 @@ pub struct TableTriggers {
     table: Arc<TableDef>,
     before: Vec<Arc<TriggerDef>>,
     after: Vec<Arc<TriggerDef>>,
+    instead: Vec<Arc<TriggerDef>>,
 }
 
 impl TableTriggers {
@@ -160,7 +162,9 @@ impl TableTriggers {
     pub fn new(schema: &Schema, t: &Arc<TableDef>, event: Event) -> Option<TableTriggers> {
         let mut before = Vec::new();
         let mut after = Vec::new();
-        for tr in schema.table_triggers(&t.name) {
+        let mut instead = Vec::new();
+        // SQLite fires a table's triggers newest first.
+        for tr in schema.table_triggers(&t.name).into_iter().rev() {
             let fires = match (&tr.event, event) {
                 (TriggerEvent::Insert, Event::Insert) | (TriggerEvent::Delete, Event::Delete) => {
                     true
@@ -175,14 +179,14 @@ impl TableTriggers {
                 match tr.timing {
                     TriggerTiming::Before => before.push(tr),
                     TriggerTiming::After => after.push(tr),
-                    TriggerTiming::InsteadOf => {}
+                    TriggerTiming::InsteadOf => instead.push(tr),
                 }
             }
         }
-        if before.is_empty() && after.is_empty() {
+        if before.is_empty() && after.is_empty() && instead.is_empty() {
             return None;
         }
-        Some(TableTriggers { table: t.clone(), before, after })
+        Some(TableTriggers { table: t.clone(), before, after, instead })
     }
 
     /// Runs the BEFORE triggers for one row; `Ok(false)`: `RAISE(IGNORE)`
@@ -208,6 +212,18 @@ impl TableTriggers {
         new: Option<&[Value]>,
     ) -> Result<()> {
         self.run(&self.after, store, schema, checks, old, new).map(|_| ())
+    }
+
+    /// Runs the INSTEAD OF triggers (of a view) for one row.
+    fn instead_of(
+        &self,
+        store: &dyn RowStore,
+        schema: &Schema,
+        checks: &Checks,
+        old: Option<&[Value]>,
+        new: Option<&[Value]>,
+    ) -> Result<()> {
+        self.run(&self.instead, store, schema, checks, old, new).map(|_| ())
     }
 
     fn run(
@@ -311,4 +327,193 @@ fn fire(
         Err(Error::Raise(RaiseKind::Ignore, _)) => Ok(false),
         Err(e) => Err(e),
     }
+}
+
+/// A view as its INSTEAD OF triggers see it: a table of its columns.
+fn view_table(store: &dyn RowStore, schema: &Schema, v: &ViewDef) -> Result<Arc<TableDef>> {
+    let mut b = Binder::new(schema, store);
+    let plan = plan_query(&mut b, &v.query)?;
+    let names = if v.columns.is_empty() { plan.columns } else { v.columns.clone() };
+    let cols = names.iter().map(|n| ColumnDef::new(n, None)).collect();
+    Ok(Arc::new(TableDef::new(&v.name, 0, cols)))
+}
+
+/// The view's INSTEAD OF triggers for `event`, or SQLite's error for a
+/// view that cannot be written.
+fn view_triggers(
+    store: &dyn RowStore,
+    schema: &Schema,
+    v: &ViewDef,
+    event: Event,
+) -> Result<(Arc<TableDef>, TableTriggers)> {
+    let t = view_table(store, schema, v)?;
+    match TableTriggers::new(schema, &t, event).filter(|tt| !tt.instead.is_empty()) {
+        Some(tt) => Ok((t, tt)),
+        None => Err(Error::InvalidInput(format!("cannot modify {} because it is a view", v.name))),
+    }
+}
+
+/// `INSERT INTO view …`: the INSTEAD OF INSERT triggers, once per row.
+/// Answers 0 rows changed, as SQLite does (the triggers' own writes are
+/// not the statement's).
+pub fn insert_into_view(
+    store: &dyn RowStore,
+    schema: &Schema,
+    v: &ViewDef,
+    ins: &ast::Insert,
+    params: super::dml::ParamResolver,
+    checks: &Checks,
+) -> Result<u64> {
+    if ins.returning.is_some() {
+        return Err(Error::Unsupported("RETURNING on a view".into()));
+    }
+    let names: Vec<String> = ins.columns.iter().map(object_name).collect::<Result<_>>()?;
+    let mut b = Binder::new(schema, store);
+    let src = super::dml::Source::bind(&mut b, ins)?;
+    let pv = params(&b.params)?;
+    let cache = ExecState::default();
+    let cx = Context::new(store, &pv, &cache);
+    let rows = src.rows(&cx)?;
+    let default_values = matches!(src, super::dml::Source::Default);
+    insert_rows_into_view(store, schema, v, &names, rows, default_values, checks)
+}
+
+/// The rows of an `INSERT INTO view` (values for `names`, or for every
+/// column), each given to the INSTEAD OF INSERT triggers.
+pub fn insert_rows_into_view(
+    store: &dyn RowStore,
+    schema: &Schema,
+    v: &ViewDef,
+    names: &[String],
+    rows: Vec<Vec<Value>>,
+    default_values: bool,
+    checks: &Checks,
+) -> Result<u64> {
+    let (t, tt) = view_triggers(store, schema, v, Event::Insert)?;
+    let cols: Vec<usize> = if names.is_empty() {
+        (0..t.columns.len()).collect()
+    } else {
+        names
+            .iter()
+            .map(|n| {
+                t.column_index(n).ok_or_else(|| {
+                    Error::InvalidInput(format!("table {} has no column named {n}", t.name))
+                })
+            })
+            .collect::<Result<_>>()?
+    };
+    for given in rows {
+        if !default_values && given.len() != cols.len() {
+            return Err(Error::InvalidInput(if names.is_empty() {
+                format!(
+                    "table {} has {} columns but {} values were supplied",
+                    t.name,
+                    cols.len(),
+                    given.len()
+                )
+            } else {
+                format!("{} values for {} columns", given.len(), cols.len())
+            }));
+        }
+        let mut new = vec![Value::Null; t.columns.len() + 1];
+        for (v, &c) in given.into_iter().zip(&cols) {
+            new[c] = v;
+        }
+        tt.instead_of(store, schema, checks, None, Some(&new))?;
+    }
+    Ok(0)
+}
+
+/// `SELECT *, <extra> FROM view WHERE selection`, run.
+fn view_rows(
+    store: &dyn RowStore,
+    schema: &Schema,
+    v: &ViewDef,
+    extra: &[&ast::Expr],
+    selection: Option<&ast::Expr>,
+    params: super::dml::ParamResolver,
+) -> Result<Vec<Vec<Value>>> {
+    let ast::Statement::Query(mut q) =
+        crate::parse::parse_one(&format!("SELECT * FROM {}", super::fkey::quote(&v.name)))?
+    else {
+        return Err(Error::Corrupt("view scan is no query".into()));
+    };
+    if let ast::SetExpr::Select(sel) = q.body.as_mut() {
+        for e in extra {
+            sel.projection.push(ast::SelectItem::UnnamedExpr((*e).clone()));
+        }
+        sel.selection = selection.cloned();
+    }
+    let mut b = Binder::new(schema, store);
+    let plan = plan_query(&mut b, &q)?;
+    let pv = params(&b.params)?;
+    let cache = ExecState::default();
+    let cx = Context::new(store, &pv, &cache);
+    let mut op = build(&plan.node);
+    let mut out = Vec::new();
+    while let Some(r) = op.next(&cx)? {
+        out.push(r);
+    }
+    Ok(out)
+}
+
+/// `UPDATE view SET … [WHERE …]`: the INSTEAD OF UPDATE triggers, once
+/// per row the view gives; 0 rows changed (as SQLite).
+pub fn update_view(
+    store: &dyn RowStore,
+    schema: &Schema,
+    v: &ViewDef,
+    assignments: &[ast::Assignment],
+    selection: Option<&ast::Expr>,
+    params: super::dml::ParamResolver,
+    checks: &Checks,
+) -> Result<u64> {
+    let t = view_table(store, schema, v)?;
+    let mut set = Vec::new();
+    let mut exprs = Vec::new();
+    for a in assignments {
+        let ast::AssignmentTarget::ColumnName(n) = &a.target else {
+            return Err(Error::Unsupported("UPDATE with a column tuple".into()));
+        };
+        let n = object_name(n)?;
+        let c = t
+            .column_index(&n)
+            .ok_or_else(|| Error::InvalidInput(format!("no such column: {n}")))?;
+        set.push(c);
+        exprs.push(&a.value);
+    }
+    let (t, tt) = view_triggers(store, schema, v, Event::Update(&set))?;
+    let ncols = t.columns.len();
+    let rows = view_rows(store, schema, v, &exprs, selection, params)?;
+    for r in &rows {
+        let mut old = r[..ncols].to_vec();
+        old.push(Value::Null);
+        let mut new = old.clone();
+        for (k, &c) in set.iter().enumerate() {
+            new[c] = r[ncols + k].clone();
+        }
+        tt.instead_of(store, schema, checks, Some(&old), Some(&new))?;
+    }
+    Ok(0)
+}
+
+/// `DELETE FROM view [WHERE …]`: the INSTEAD OF DELETE triggers, once per
+/// row the view gives; 0 rows changed (as SQLite).
+pub fn delete_from_view(
+    store: &dyn RowStore,
+    schema: &Schema,
+    v: &ViewDef,
+    selection: Option<&ast::Expr>,
+    params: super::dml::ParamResolver,
+    checks: &Checks,
+) -> Result<u64> {
+    let (t, tt) = view_triggers(store, schema, v, Event::Delete)?;
+    let ncols = t.columns.len();
+    let rows = view_rows(store, schema, v, &[], selection, params)?;
+    for r in &rows {
+        let mut old = r[..ncols].to_vec();
+        old.push(Value::Null);
+        tt.instead_of(store, schema, checks, Some(&old), None)?;
+    }
+    Ok(0)
 }

@@ -241,14 +241,14 @@ fn trigger_value(q: &str, c: &str) -> Result<Option<Expr>> {
         return Ok(None);
     };
     let t = &tr.table;
-    let i = match t.column_index(c) {
-        Some(i) => i,
+    let (i, coll) = match t.column_index(c) {
+        Some(i) => (i, t.columns[i].collation),
         None if ["rowid", "oid", "_rowid_"].iter().any(|r| c.eq_ignore_ascii_case(r)) => {
-            t.columns.len()
+            (t.columns.len(), Collation::Binary)
         }
         None => return Ok(None),
     };
-    Ok(row.get(i).cloned().map(Expr::Literal))
+    Ok(row.get(i).cloned().map(|value| Expr::RowValue { value, coll }))
 }
 
 impl<'a> Binder<'a> {
@@ -415,6 +415,7 @@ impl<'a> Binder<'a> {
     pub fn collation(&self, e: &Expr) -> Option<Collation> {
         match e {
             Expr::Collate(_, c) => Some(*c),
+            Expr::RowValue { coll, .. } => Some(*coll),
             Expr::Column(_) | Expr::Outer { .. } | Expr::Json { when: Some(_), .. } => {
                 self.column_coll(e)
             }
