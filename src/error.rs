@@ -22,11 +22,19 @@ pub enum Error {
     /// Retryable.
     #[error("database is busy: another write transaction held the lock for {waited:?}")]
     Busy { waited: Duration },
-    /// The caller stopped waiting (async call timeout, or a statement ran
-    /// past its statement timeout). The statement may still have finished.
-    /// Retryable.
+    /// The caller stopped waiting (async call timeout): the pool may have
+    /// been busy, and the statement was interrupted (it may have finished
+    /// just before). Retryable.
     #[error("timed out after {after:?}: {what}")]
     Timeout { after: Duration, what: &'static str },
+    /// The statement ran past its statement timeout and was stopped and
+    /// undone. Not retryable: the same statement will run as long again.
+    #[error("the statement ran past its statement timeout of {after:?} and was stopped")]
+    StatementTimeout { after: Duration },
+    /// A bug: the call panicked inside the engine. The call's effects were
+    /// undone; the database goes on.
+    #[error("internal error: {0}")]
+    Internal(String),
     /// An async transaction was rolled back on its lane because an earlier
     /// call on it timed out (or the database shut down). Retry the whole
     /// transaction.
@@ -83,6 +91,10 @@ pub enum ErrorKind {
     Busy,
     /// The caller's time ran out. Retryable.
     Timeout,
+    /// A statement ran past its statement timeout. Not retryable.
+    StatementTimeout,
+    /// A bug in the engine (a panic), answered as an error.
+    Internal,
     /// A value, statement or transaction is past a limit.
     TooLarge,
     /// The database file is damaged.
@@ -102,6 +114,8 @@ impl Error {
             Error::Sql(e) => sql_kind(e),
             Error::Busy { .. } => ErrorKind::Busy,
             Error::Timeout { .. } | Error::Aborted(_) => ErrorKind::Timeout,
+            Error::StatementTimeout { .. } => ErrorKind::StatementTimeout,
+            Error::Internal(_) => ErrorKind::Internal,
             Error::Closed | Error::WorkerLost(_) => ErrorKind::Closed,
             Error::Conversion { .. } | Error::ColumnIndex { .. } | Error::InvalidInput(_) => {
                 ErrorKind::InvalidInput
@@ -135,6 +149,7 @@ fn sql_kind(e: &asadb_sql::Error) -> ErrorKind {
         S::Unsupported(_) => ErrorKind::Unsupported,
         S::Io(_) => ErrorKind::Io,
         S::Interrupted => ErrorKind::Timeout,
+        S::Internal(_) => ErrorKind::Internal,
         _ => ErrorKind::InvalidInput,
     }
 }

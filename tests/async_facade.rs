@@ -4,6 +4,9 @@
 //!
 //! Pinned here: a long query does not hold up a short one; a caller
 //! timeout is a retryable `Timeout` and leaves the database working; a
+//! caller that drops its call interrupts the statement; a statement past
+//! the statement timeout is a non-retryable `StatementTimeout`; a panic in
+//! a call is that call's `Internal` error and the pool goes on; a
 //! transaction whose handle is dropped or whose call timed out is rolled
 //! back and frees the write lock; waiting writers cannot starve a COMMIT;
 //! shutdown lets in-flight work finish, rolls back open transactions and
@@ -117,7 +120,8 @@ async fn a_caller_timeout_is_retryable_and_the_database_keeps_working() {
     assert_eq!(err.kind(), ErrorKind::Timeout, "{err:?}");
     assert!(err.is_retryable());
     assert!(started.elapsed() < Duration::from_secs(5));
-    // The work runs on; the database answers other calls meanwhile.
+    // The abandoned statement is interrupted; the database answers other
+    // calls meanwhile.
     assert_eq!(count(&db).await, N as i64);
     assert_eq!(db.execute("INSERT INTO t VALUES (9999, 'after')", ()).await.unwrap(), 1);
     eventually("the abandoned query finishes", || db.stats().in_flight == 0).await;
@@ -132,7 +136,7 @@ async fn a_query_past_the_statement_timeout_stops_itself() {
     });
     let started = Instant::now();
     let err = db.query(HEAVY_STREAM, ()).await.unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::Timeout, "{err:?}");
+    assert_eq!(err.kind(), ErrorKind::StatementTimeout, "{err:?}");
     // It stopped long before producing all N³ rows.
     assert!(started.elapsed() < Duration::from_secs(30), "{:?}", started.elapsed());
     assert_eq!(count(&db).await, N as i64);
@@ -153,20 +157,20 @@ async fn a_write_or_sort_past_the_statement_timeout_stops_and_is_undone() {
         .execute("INSERT INTO u SELECT a.x, b.x, c.x FROM t a, t b, t c, t d", ())
         .await
         .unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::Timeout, "{err:?}");
-    assert!(err.is_retryable());
+    assert_eq!(err.kind(), ErrorKind::StatementTimeout, "{err:?}");
+    assert!(!err.is_retryable(), "the same statement would time out again");
     assert!(started.elapsed() < Duration::from_secs(60), "{:?}", started.elapsed());
     let n: i64 = db.query("SELECT count(*) FROM u", ()).await.unwrap().rows[0].get(0).unwrap();
     assert_eq!(n, 0, "the timed-out INSERT was rolled back");
     // A sort reads all its input before its first row: stopped too.
     let err =
         db.query("SELECT a.x FROM t a, t b, t c, t d ORDER BY a.y, b.y", ()).await.unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::Timeout, "{err:?}");
+    assert_eq!(err.kind(), ErrorKind::StatementTimeout, "{err:?}");
     // Inside a transaction: the statement is undone, the transaction goes on.
     let tx = db.begin().await.unwrap();
     tx.execute("INSERT INTO u VALUES (1, 2, 3)", ()).await.unwrap();
     let err = tx.execute("UPDATE u SET a = (SELECT count(*) FROM t a, t b, t c, t d)", ()).await;
-    assert_eq!(err.unwrap_err().kind(), ErrorKind::Timeout);
+    assert_eq!(err.unwrap_err().kind(), ErrorKind::StatementTimeout);
     tx.commit().await.unwrap();
     let rows = db.query("SELECT a, b, c FROM u", ()).await.unwrap().rows;
     assert_eq!(rows.len(), 1);
@@ -291,4 +295,37 @@ async fn read_pages_refuse_writes() {
         assert_eq!(err.kind(), ErrorKind::InvalidInput, "{write}");
     }
     assert_eq!(count(&db).await, N as i64, "nothing was written");
+}
+
+#[tokio::test]
+async fn a_dropped_call_interrupts_its_statement() {
+    let db = open(AsyncOptions { workers: 1, ..AsyncOptions::default() });
+    // An endless stream, abandoned by its caller after a moment.
+    let endless = "WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c) \
+                   SELECT count(*) FROM c";
+    let call = db.query(endless, ());
+    let _ = tokio::time::timeout(Duration::from_millis(100), call).await;
+    // The one worker is free again long before the statement timeout.
+    let started = Instant::now();
+    assert_eq!(count(&db).await, N as i64);
+    assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+    eventually("the abandoned query is gone", || db.stats().in_flight == 0).await;
+}
+
+#[tokio::test]
+async fn a_panic_in_a_call_is_an_internal_error_and_the_pool_goes_on() {
+    let db = open(AsyncOptions { workers: 1, ..AsyncOptions::default() });
+    let err = db
+        .read_rows("SELECT x FROM t", (), |_rows| -> asadb::Result<()> { panic!("boom in a call") })
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Internal, "{err:?}");
+    assert!(err.to_string().contains("boom in a call"), "{err}");
+    assert!(!err.is_retryable());
+    assert_eq!(count(&db).await, N as i64, "the worker came back with a fresh session");
+    let n =
+        db.read_rows("SELECT x FROM t WHERE x <= 10", (), |rows| Ok(rows.count())).await.unwrap();
+    assert_eq!(n, 10);
+    let err = db.read_rows("DELETE FROM t", (), |_| Ok(())).await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidInput, "read_rows is read-only");
 }

@@ -520,6 +520,8 @@ impl ReservoirEngine for PgReservoir {
         let running = c.since.map_or(Duration::ZERO, |t| t.elapsed());
         let secs = (c.executing + running).as_secs_f64();
         Ok(Stats {
+            // PostgreSQL holds the state: no local event log to latch.
+            write_error: None,
             by_state,
             active,
             max_jobs: max_jobs as usize,

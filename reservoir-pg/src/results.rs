@@ -236,5 +236,7 @@ pub(crate) async fn read_page(
         next_offset,
         statements: count,
         first_statement: first,
+        // Pages are bounded by rows (`result_page_rows`) only here.
+        ended_early: None,
     })
 }

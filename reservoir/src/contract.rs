@@ -140,6 +140,15 @@ pub trait BodyUpload: Send {
     /// idempotency key, body and metadata is returned instead.
     async fn finish(self: Box<Self>) -> Result<Submission>;
 
+    /// [`BodyUpload::finish`], but the job may be held (still `receiving`)
+    /// until the caller has seen that nothing followed the body on its
+    /// connection: the embedded engine holds it until
+    /// [`crate::Reservoir::release`] or [`crate::Reservoir::refuse`]. An
+    /// engine without holding queues the job at once, like `finish`.
+    async fn finish_held(self: Box<Self>) -> Result<Submission> {
+        self.finish().await
+    }
+
     /// Ends the upload as failed, with this error code and message.
     async fn abort(self: Box<Self>, code: &str, message: &str);
 }
@@ -348,6 +357,11 @@ impl BodyUpload for EmbeddedUpload {
     async fn finish(mut self: Box<Self>) -> Result<Submission> {
         let upload = self.take()?;
         blocking(move || upload.finish()).await
+    }
+
+    async fn finish_held(mut self: Box<Self>) -> Result<Submission> {
+        let upload = self.take()?;
+        blocking(move || upload.finish_held()).await
     }
 
     async fn abort(mut self: Box<Self>, code: &str, message: &str) {

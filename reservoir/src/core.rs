@@ -46,6 +46,18 @@ pub struct Config {
     pub receive_chunk: usize,
     /// Most statement errors kept per job when `stop_on_error` is false.
     pub max_recorded_errors: usize,
+    /// Longest value (text or blob bytes) a statement's result row may
+    /// carry; a statement returning a longer one fails with `too_large`
+    /// (its effects undone), so every result row can be served.
+    pub max_value_bytes: usize,
+    /// Most bytes of rows in one result page: a page ends early past it
+    /// (and says so in `ended_early`); its `next_offset` continues.
+    pub max_page_bytes: usize,
+    /// Test hook: a statement whose text contains this marker panics inside
+    /// the engine call, as an engine bug would. The server sets it only in
+    /// debug builds, from `ASADB_TEST_PANIC_MARKER`.
+    #[doc(hidden)]
+    pub test_panic_marker: Option<String>,
 }
 
 impl Default for Config {
@@ -59,6 +71,9 @@ impl Default for Config {
             baseline_reservation: 2 << 20,
             receive_chunk: 256 << 10,
             max_recorded_errors: 100,
+            max_value_bytes: 16 << 20,
+            max_page_bytes: 32 << 20,
+            test_panic_marker: None,
         }
     }
 }
@@ -106,6 +121,10 @@ pub(crate) struct Entry {
     pub(crate) job: Job,
     /// Set by `cancel`; checked by the upload and the worker.
     pub(crate) cancel: Arc<AtomicBool>,
+    /// The body is complete but the job waits for [`Reservoir::release`]
+    /// or [`Reservoir::refuse`] (its connection's close check) before it is
+    /// queued. Not persisted: after a restart such a job was receiving.
+    pub(crate) held: bool,
 }
 
 /// The outcome of a submission.
@@ -152,6 +171,10 @@ pub struct Stats {
     /// Statements the worker ran since open, whatever their outcome
     /// (a counter: it only grows while the Reservoir is open).
     pub statements_executed: u64,
+    /// Why the Reservoir cannot write its event log right now (a full
+    /// disk), or `None`. While set, admissions and state changes fail
+    /// (`disk_full`); it clears by itself once a write succeeds again.
+    pub write_error: Option<String>,
     pub advice: Advice,
 }
 
@@ -254,7 +277,7 @@ impl Reservoir {
                 job.updated_at = now;
                 changed.push(id);
             }
-            jobs.insert(id, Entry { job, cancel: Arc::new(AtomicBool::new(false)) });
+            jobs.insert(id, Entry { job, cancel: Arc::new(AtomicBool::new(false)), held: false });
         }
         remove_unreferenced(&spool_dir, &jobs, |j| j.has_spool, spool_file_name)?;
         remove_unreferenced(&results_dir, &jobs, |j| j.has_result, result_file_name)?;
@@ -301,6 +324,14 @@ impl Reservoir {
     pub fn begin_upload(&self, opts: SubmitOptions) -> Result<Upload> {
         // Import metadata that cannot work is refused before any byte.
         crate::import::admit(&opts.import)?;
+        if let Some(h) = &opts.content_sha256
+            && !(h.len() == 64
+                && h.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)))
+        {
+            return Err(Error::InvalidInput(format!(
+                "a SHA-256 fingerprint is 64 lowercase hex digits, not {h:.80?}"
+            )));
+        }
         let cfg = &self.inner.cfg;
         let initial = match opts.declared_size {
             Some(size) if size > cfg.max_spool_bytes => {
@@ -351,6 +382,7 @@ impl Reservoir {
             statement_errors: Vec::new(),
             report: None,
         };
+        let expected = opts.content_sha256.clone();
         let file =
             fs::OpenOptions::new().write(true).create_new(true).open(self.inner.spool_path(id))?;
         if let Err(err) = st.log.append(&Record::Job(Box::new(job.clone())), true) {
@@ -361,9 +393,9 @@ impl Reservoir {
         st.next_id += 1;
         st.reserved += initial;
         let cancel = Arc::new(AtomicBool::new(false));
-        st.jobs.insert(id, Entry { job, cancel: cancel.clone() });
+        st.jobs.insert(id, Entry { job, cancel: cancel.clone(), held: false });
         drop(st);
-        Ok(Upload::new(self.clone(), id, file, initial, opts.declared_size, cancel))
+        Ok(Upload::new(self.clone(), id, file, initial, opts.declared_size, cancel, expected))
     }
 
     /// Submits a whole body from a reader: `begin_upload`, copy, `finish`.
@@ -428,12 +460,20 @@ impl Reservoir {
     /// Requests cancellation. Receiving and processing jobs move to
     /// `cancelling` and finish cancelling at their next check (the upload's
     /// next chunk, the worker's next statement, batch or row block); a
-    /// queued job is cancelled at once; cancelling a terminal job changes
-    /// nothing. Returns the job's snapshot after the request.
+    /// queued (or held) job is cancelled at once; an interrupted job is
+    /// discarded — cancelled, its spool removed and its reservation freed,
+    /// its committed statements kept; cancelling any other terminal job
+    /// changes nothing. Returns the job's snapshot after the request.
     pub fn cancel(&self, id: JobId) -> Result<Job> {
         let mut st = self.inner.state.lock();
         let entry = st.jobs.get_mut(&id).ok_or(Error::NotFound(id))?;
         match entry.job.state {
+            // A held job has no upload left to finish the cancellation.
+            JobState::Receiving if entry.held => {
+                entry.cancel.store(true, Ordering::SeqCst);
+                entry.held = false;
+                self.inner.finish_job(&mut st, id, JobState::Cancelled, None)?;
+            }
             JobState::Receiving | JobState::Processing => {
                 entry.cancel.store(true, Ordering::SeqCst);
                 self.inner.transition(&mut st, id, true, |job| job.state = JobState::Cancelling)?;
@@ -442,9 +482,52 @@ impl Reservoir {
                 entry.cancel.store(true, Ordering::SeqCst);
                 self.inner.finish_job(&mut st, id, JobState::Cancelled, None)?;
             }
+            // An interrupted job is discarded: it will not be resumed, its
+            // spool file goes and its reservation is freed. The statements it
+            // committed stay (they are in the database).
+            JobState::Interrupted => {
+                self.inner.finish_job(&mut st, id, JobState::Cancelled, None)?;
+            }
             _ => {}
         }
         Ok(st.snapshot(&st.jobs[&id].job))
+    }
+
+    /// Queues a job whose upload finished with [`Upload::finish_held`]:
+    /// its connection showed nothing after the body. Returns its snapshot;
+    /// a job that is no longer held (cancelled meanwhile) is left as it is.
+    pub fn release(&self, id: JobId) -> Result<Job> {
+        let mut st = self.inner.state.lock();
+        let entry = st.jobs.get_mut(&id).ok_or(Error::NotFound(id))?;
+        if entry.held && entry.job.state == JobState::Receiving {
+            self.inner.transition(&mut st, id, true, |job| job.state = JobState::Queued)?;
+            if let Some(e) = st.jobs.get_mut(&id) {
+                e.held = false;
+            }
+            drop(st);
+            self.inner.wake.notify_all();
+            return self.job(id);
+        }
+        Ok(entry.job.clone())
+    }
+
+    /// Fails a held job instead of queueing it (its connection sent more
+    /// bytes after the declared body): its spool is removed and its
+    /// reservation released, and it never runs.
+    pub fn refuse(&self, id: JobId, code: &str, message: &str) -> Result<Job> {
+        let mut st = self.inner.state.lock();
+        let entry = st.jobs.get_mut(&id).ok_or(Error::NotFound(id))?;
+        if entry.held && entry.job.state == JobState::Receiving {
+            entry.held = false;
+            let error = JobError {
+                code: code.into(),
+                message: message.into(),
+                statement: None,
+                excerpt: None,
+            };
+            self.inner.finish_job(&mut st, id, JobState::Failed, Some(error))?;
+        }
+        Ok(st.jobs[&id].job.clone())
     }
 
     /// Continues an interrupted job from the statement after its last
@@ -506,7 +589,9 @@ impl Reservoir {
                 if job.state.is_active() { " yet" } else { "" }
             )));
         }
-        let page = results::read_page(&self.inner.result_path(id), statement, offset, limit)?;
+        let max_bytes = self.inner.cfg.max_page_bytes;
+        let page =
+            results::read_page(&self.inner.result_path(id), statement, offset, limit, max_bytes)?;
         if job.state == JobState::Completed {
             let mut st = self.inner.state.lock();
             if st.jobs.get(&id).is_some_and(|e| e.job.state == JobState::Completed) {
@@ -580,6 +665,7 @@ impl Reservoir {
                 0.0
             },
             statements_executed: st.executed_statements,
+            write_error: st.log.latched().map(str::to_owned),
             advice,
         }
     }
@@ -652,7 +738,10 @@ impl Inner {
         result_path(&self.results_dir, id)
     }
 
-    /// Applies `f` to a job's snapshot, stamps it and logs it.
+    /// Applies `f` to a copy of a job's snapshot, stamps it and logs it;
+    /// only once the record is written (with `sync`, durable) does the
+    /// copy become the job's state. A failed append changes nothing: no
+    /// state is reported that the log does not hold.
     pub(crate) fn transition(
         &self,
         st: &mut MutexGuard<'_, State>,
@@ -660,12 +749,18 @@ impl Inner {
         sync: bool,
         f: impl FnOnce(&mut Job),
     ) -> Result<()> {
-        let entry = st.jobs.get_mut(&id).ok_or(Error::NotFound(id))?;
-        f(&mut entry.job);
-        entry.job.updated_at = now_ms().max(entry.job.updated_at);
-        let job = Box::new(entry.job.clone());
-        self.changes.notify(id, Some(&job));
-        st.log.append(&Record::Job(job), sync)?;
+        let entry = st.jobs.get(&id).ok_or(Error::NotFound(id))?;
+        let mut job = entry.job.clone();
+        f(&mut job);
+        job.updated_at = now_ms().max(job.updated_at);
+        let record = Record::Job(Box::new(job));
+        st.log.append(&record, sync)?;
+        if let Record::Job(job) = record
+            && let Some(entry) = st.jobs.get_mut(&id)
+        {
+            self.changes.notify(id, Some(&job));
+            entry.job = *job;
+        }
         self.maybe_compact(st)
     }
 
@@ -680,20 +775,51 @@ impl Inner {
     ) -> Result<()> {
         let entry = st.jobs.get(&id).ok_or(Error::NotFound(id))?;
         let released = if to == JobState::Interrupted { 0 } else { entry.job.reserved_bytes };
-        if to != JobState::Interrupted {
-            let _ = fs::remove_file(self.spool_path(id));
-        }
-        st.reserved -= released;
-        self.transition(st, id, true, |job| {
+        let logged = self.transition(st, id, true, |job| {
             job.state = to;
             if to != JobState::Interrupted {
                 job.has_spool = false;
                 job.reserved_bytes = 0;
             }
             if error.is_some() {
-                job.error = error;
+                job.error = error.clone();
             }
-        })
+        });
+        match logged {
+            Ok(()) => {
+                // The spool goes only once the log says the job is over.
+                if to != JobState::Interrupted {
+                    let _ = fs::remove_file(self.spool_path(id));
+                }
+                st.reserved -= released;
+                Ok(())
+            }
+            Err(e) => {
+                // The end could not be logged: the log still holds the job
+                // active, and a restart makes it interrupted. Report that
+                // now — never a terminal state the log does not hold — and
+                // keep its spool and reservation so it can be resumed (or
+                // cancelled, which frees them).
+                if let Some(entry) = st.jobs.get_mut(&id)
+                    && entry.job.state.is_active()
+                {
+                    let job = &mut entry.job;
+                    job.state = JobState::Interrupted;
+                    job.updated_at = now_ms().max(job.updated_at);
+                    job.error = Some(JobError {
+                        code: e.code().into(),
+                        message: format!(
+                            "the job's end ({}) could not be recorded: {e}; its committed \
+                             statements stay, resume it to continue after them",
+                            to.as_str()
+                        ),
+                        statement: None,
+                        excerpt: None,
+                    });
+                }
+                Err(e)
+            }
+        }
     }
 
     fn remove_files(&self, id: JobId) {

@@ -16,6 +16,9 @@ pub enum Error {
     /// The idempotency key was used for a different body or metadata. (409)
     #[error("{0}")]
     Conflict(String),
+    /// The received body does not have the SHA-256 the client stated. (400)
+    #[error("{0}")]
+    FingerprintMismatch(String),
     /// The body is larger than its declared size or than the whole spool
     /// can ever hold. (413)
     #[error("{0}")]
@@ -81,6 +84,7 @@ impl Error {
             Error::InvalidInput(_) => "invalid_input",
             Error::NotFound(_) => "not_found",
             Error::Conflict(_) => "conflict",
+            Error::FingerprintMismatch(_) => "fingerprint_mismatch",
             Error::TooLarge(_) => "too_large",
             Error::CapacityExhausted(_) => "capacity_exhausted",
             Error::Cancelled(_) => "cancelled",

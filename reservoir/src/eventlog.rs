@@ -20,6 +20,15 @@
 //! Compaction writes the live snapshots to `events.log.tmp`, fsyncs it,
 //! renames it over `events.log` and fsyncs the directory, so a crash leaves
 //! either the old or the new log, both complete.
+//!
+//! Write latch: after a failed write or fsync the file may end in a torn
+//! record (replay stops there, so every record appended after it would be
+//! lost) and what the failed fsync covered is unknown. The log latches:
+//! the next append first heals it — reopens the file, truncates it back to
+//! the end of the last record that was acknowledged, fsyncs — and only
+//! then writes; while healing fails every append fails (a full disk stays
+//! `disk_full`). Nothing is acknowledged that is not durable, and the log
+//! recovers by itself once the disk accepts writes again.
 
 use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions};
@@ -66,6 +75,8 @@ pub struct EventLog {
     len: u64,
     /// Records in the file; drives compaction.
     records: u64,
+    /// Why the last write or sync failed, until the log is healed.
+    latched: Option<String>,
 }
 
 impl EventLog {
@@ -83,7 +94,13 @@ impl EventLog {
             file.write_all(MAGIC)?;
             file.sync_all()?;
             sync_dir(path)?;
-            let log = EventLog { path: path.to_owned(), file, len: MAGIC.len() as u64, records };
+            let log = EventLog {
+                path: path.to_owned(),
+                file,
+                len: MAGIC.len() as u64,
+                records,
+                latched: None,
+            };
             return Ok((log, replay));
         }
         let mut reader = BufReader::with_capacity(64 << 10, &mut file);
@@ -129,15 +146,19 @@ impl EventLog {
             file.sync_all()?;
         }
         file.seek(SeekFrom::Start(good))?;
-        Ok((EventLog { path: path.to_owned(), file, len: good, records }, replay))
+        Ok((EventLog { path: path.to_owned(), file, len: good, records, latched: None }, replay))
     }
 
     /// Appends a record; with `sync`, it is durable when this returns.
+    /// On an error nothing of the record counts (see the write latch).
     pub fn append(&mut self, record: &Record, sync: bool) -> Result<()> {
         let bytes = encode(record)?;
-        self.file.write_all(&bytes)?;
-        if sync {
-            self.file.sync_data()?;
+        self.heal()?;
+        if let Err(e) = self.file.write_all(&bytes) {
+            return Err(self.latch("a write", e));
+        }
+        if sync && let Err(e) = self.file.sync_data() {
+            return Err(self.latch("an fsync", e));
         }
         self.len += bytes.len() as u64;
         self.records += 1;
@@ -146,8 +167,47 @@ impl EventLog {
 
     /// Makes every appended record durable.
     pub fn sync(&mut self) -> Result<()> {
-        self.file.sync_data()?;
+        self.heal()?;
+        if let Err(e) = self.file.sync_data() {
+            return Err(self.latch("an fsync", e));
+        }
         Ok(())
+    }
+
+    /// Why the log refuses to write until it is healed, if it does.
+    pub fn latched(&self) -> Option<&str> {
+        self.latched.as_deref()
+    }
+
+    fn latch(&mut self, what: &str, e: std::io::Error) -> Error {
+        self.latched = Some(format!("{what} of the event log failed: {e}"));
+        Error::Io(e)
+    }
+
+    /// Undoes what a failed write may have left: reopens the file,
+    /// truncates it to the last acknowledged record and fsyncs it.
+    fn heal(&mut self) -> Result<()> {
+        if self.latched.is_none() {
+            return Ok(());
+        }
+        let healed = (|| -> std::io::Result<File> {
+            let mut file = OpenOptions::new().read(true).write(true).open(&self.path)?;
+            file.set_len(self.len)?;
+            file.seek(SeekFrom::Start(self.len))?;
+            file.sync_data()?;
+            Ok(file)
+        })();
+        match healed {
+            Ok(file) => {
+                self.file = file;
+                self.latched = None;
+                Ok(())
+            }
+            Err(e) => {
+                self.latched = Some(format!("the event log cannot be written: {e}"));
+                Err(Error::Io(e))
+            }
+        }
     }
 
     /// Bytes in the log.
@@ -181,19 +241,45 @@ impl EventLog {
             out.extend_from_slice(&encode(&Record::Job(Box::new(job.clone())))?);
             records += 1;
         }
-        {
+        self.heal()?;
+        let written = (|| -> std::io::Result<()> {
             let mut f = File::create(&tmp)?;
             f.write_all(&out)?;
-            f.sync_all()?;
+            f.sync_all()
+        })();
+        if let Err(e) = written {
+            // The old log is untouched: nothing to heal, only the
+            // temporary file to remove.
+            let _ = fs::remove_file(&tmp);
+            return Err(e.into());
         }
-        fs::rename(&tmp, &self.path)?;
-        sync_dir(&self.path)?;
-        let mut file = OpenOptions::new().read(true).write(true).open(&self.path)?;
-        file.seek(SeekFrom::End(0))?;
-        self.file = file;
+        if let Err(e) = fs::rename(&tmp, &self.path) {
+            let _ = fs::remove_file(&tmp);
+            return Err(e.into());
+        }
+        // From here on `events.log` is the new file (or, if the directory
+        // fsync fails, perhaps still the old one after a crash — both hold
+        // every live snapshot).
         self.len = out.len() as u64;
         self.records = records;
-        Ok(())
+        let reopened = sync_dir(&self.path).map_err(|e| match e {
+            Error::Io(e) => e,
+            other => std::io::Error::other(other.to_string()),
+        });
+        let reopened = reopened.and_then(|()| {
+            let mut file = OpenOptions::new().read(true).write(true).open(&self.path)?;
+            file.seek(SeekFrom::Start(self.len))?;
+            Ok(file)
+        });
+        match reopened {
+            Ok(file) => {
+                self.file = file;
+                Ok(())
+            }
+            // The handle still points at the replaced file: appends must
+            // not go there. Healing reopens the path.
+            Err(e) => Err(self.latch("a compaction", e)),
+        }
     }
 }
 
@@ -227,4 +313,83 @@ pub(crate) fn sync_dir(path: &Path) -> Result<()> {
         File::open(dir)?.sync_all()?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A handle on which every write fails with ENOSPC, like a full disk.
+    fn full_disk() -> File {
+        OpenOptions::new().write(true).open("/dev/full").expect("/dev/full")
+    }
+
+    #[test]
+    fn a_failed_append_latches_and_the_next_one_heals_the_torn_tail() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("events.log");
+        let (mut log, _) = EventLog::open(&path).unwrap();
+        log.append(&Record::NextId(5), true).unwrap();
+        let good = log.len();
+
+        // The disk fills: the append fails and counts for nothing.
+        let real = std::mem::replace(&mut log.file, full_disk());
+        let err = log.append(&Record::NextId(50), true).unwrap_err();
+        assert!(err.is_disk_full(), "{err:?}");
+        assert!(log.latched().is_some());
+        assert_eq!((log.len(), log.records()), (good, 1));
+        // What a partial write would have left on disk.
+        drop(real);
+        let mut torn = OpenOptions::new().append(true).open(&path).unwrap();
+        torn.write_all(&encode(&Record::NextId(50)).unwrap()[..11]).unwrap();
+        drop(torn);
+
+        // Space is back: the next append truncates the torn bytes first,
+        // so its record is not lost behind them at replay.
+        log.append(&Record::NextId(7), true).unwrap();
+        assert!(log.latched().is_none());
+        drop(log);
+        let (log, replay) = EventLog::open(&path).unwrap();
+        assert_eq!(replay.next_id, 7, "the failed record never counted, the next one did");
+        assert_eq!(log.records(), 2);
+    }
+
+    #[test]
+    fn while_the_log_cannot_be_healed_every_append_fails() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("events.log");
+        let (mut log, _) = EventLog::open(&path).unwrap();
+        log.file = full_disk();
+        assert!(log.append(&Record::NextId(3), false).is_err());
+        // The file cannot be reopened (here: replaced by a directory).
+        fs::remove_file(&path).unwrap();
+        fs::create_dir(&path).unwrap();
+        assert!(log.append(&Record::NextId(4), true).is_err());
+        assert!(log.sync().is_err());
+        assert!(log.latched().unwrap().contains("cannot be written"), "{:?}", log.latched());
+        fs::remove_dir(&path).unwrap();
+        fs::write(&path, MAGIC).unwrap();
+        log.append(&Record::NextId(9), true).unwrap();
+        drop(log);
+        assert_eq!(EventLog::open(&path).unwrap().1.next_id, 9);
+    }
+
+    #[test]
+    fn a_failed_compaction_keeps_the_old_log_and_leaves_no_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("events.log");
+        let (mut log, _) = EventLog::open(&path).unwrap();
+        log.append(&Record::NextId(12), true).unwrap();
+        // The temporary file's name is taken by a directory: creating it
+        // fails like a full disk would.
+        let tmp = path.with_extension("log.tmp");
+        fs::create_dir(&tmp).unwrap();
+        assert!(log.compact(12, std::iter::empty()).is_err());
+        fs::remove_dir(&tmp).unwrap();
+        log.append(&Record::NextId(13), true).unwrap();
+        log.compact(13, std::iter::empty()).unwrap();
+        assert!(!tmp.exists());
+        drop(log);
+        assert_eq!(EventLog::open(&path).unwrap().1.next_id, 13);
+    }
 }

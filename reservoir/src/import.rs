@@ -121,6 +121,9 @@ pub(crate) enum Units {
     },
 }
 
+/// A UTF-8 byte order mark.
+const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
+
 impl Units {
     /// Opens job `id`'s body at its durable position: statement `first`
     /// at byte `start_offset` for scripts, unit `first` for imports.
@@ -157,6 +160,16 @@ impl Units {
             }
         };
         if format.is_plain_sql() {
+            let mut start_offset = start_offset;
+            if start_offset == 0 {
+                // A UTF-8 byte order mark before the first statement is not
+                // SQL: skip it (as done), like sqlite3 and psql do.
+                let mut bom = [0u8; 3];
+                file.seek(SeekFrom::Start(0)).map_err(io)?;
+                if read_full(&mut file, &mut bom).map_err(io)? == 3 && bom == BOM {
+                    start_offset = BOM.len() as u64;
+                }
+            }
             file.seek(SeekFrom::Start(start_offset)).map_err(io)?;
             let splitter =
                 Box::new(Splitter::with_options(BufReader::new(file), SplitterOptions::default()));

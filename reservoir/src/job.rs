@@ -291,6 +291,10 @@ pub struct SubmitOptions {
     /// The size the client announced (Content-Length); a hard bound.
     pub declared_size: Option<u64>,
     pub import: ImportMeta,
+    /// The body's SHA-256 as the client states it (lowercase hex): the
+    /// upload fails unless the received bytes have exactly this
+    /// fingerprint.
+    pub content_sha256: Option<String>,
 }
 
 /// A job's durable snapshot: the unit the event log stores.

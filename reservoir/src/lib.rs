@@ -59,4 +59,4 @@ pub use job::{
     ImportFormat, ImportMeta, ImportMode, Job, JobError, JobId, JobState, Progress, SubmitOptions,
 };
 pub use upload::{Upload, hex};
-pub use worker::{PROGRESS_TABLE, row_json};
+pub use worker::{PROGRESS_TABLE, check_value_sizes, row_json};

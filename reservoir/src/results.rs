@@ -71,6 +71,10 @@ pub struct ResultPage {
     pub offset: u64,
     /// The offset of the next page, or `None` after the last row.
     pub next_offset: Option<u64>,
+    /// Why the page holds fewer rows than asked although more follow:
+    /// `"max_page_bytes"` when the next row would have taken it past the
+    /// page byte limit; `None` otherwise.
+    pub ended_early: Option<&'static str>,
     /// How many statements the result describes, and the first one's index
     /// (a resumed job's result starts after its last durable statement).
     pub statements: u64,
@@ -98,6 +102,22 @@ pub struct ResultWriter {
     /// The statement being written: its row count, first row offset and
     /// row-index offset.
     current: Option<(u64, u64, u64)>,
+    /// Set once the result is renamed into place.
+    finished: bool,
+}
+
+/// Every way a result ends without [`ResultWriter::finish`] succeeding —
+/// a failed write (a full disk), an error of the job, a panic — removes
+/// its temporary files, so a failure never leaves megabytes behind that
+/// keep the disk full. (What a crash leaves is swept when the Reservoir
+/// opens: files no job references are removed.)
+impl Drop for ResultWriter {
+    fn drop(&mut self) {
+        if !self.finished {
+            let _ = fs::remove_file(&self.tmp_path);
+        }
+        self.remove_side_files();
+    }
 }
 
 impl ResultWriter {
@@ -115,11 +135,20 @@ impl ResultWriter {
                 OpenOptions::new().create(true).truncate(true).read(true).write(true).open(p)?;
             Ok(BufWriter::with_capacity(64 << 10, f))
         };
-        let mut rows = open(&tmp_path)?;
-        rows.write_all(MAGIC)?;
-        let summaries = open(&side_paths[0])?;
-        let index = open(&side_paths[1])?;
-        let table_file = open(&side_paths[2])?;
+        let opened = (|| -> Result<_> {
+            let mut rows = open(&tmp_path)?;
+            rows.write_all(MAGIC)?;
+            Ok((rows, open(&side_paths[0])?, open(&side_paths[1])?, open(&side_paths[2])?))
+        })();
+        let (rows, summaries, index, table_file) = match opened {
+            Ok(files) => files,
+            Err(e) => {
+                for p in std::iter::once(&tmp_path).chain(&side_paths) {
+                    let _ = fs::remove_file(p);
+                }
+                return Err(e);
+            }
+        };
         let w = ResultWriter {
             final_path,
             tmp_path,
@@ -135,6 +164,7 @@ impl ResultWriter {
             first_statement,
             statements: 0,
             current: None,
+            finished: false,
         };
         Ok(w)
     }
@@ -214,15 +244,18 @@ impl ResultWriter {
         self.rows.flush()?;
         self.rows.get_ref().sync_all()?;
         fs::rename(&self.tmp_path, &self.final_path)?;
-        crate::eventlog::sync_dir(&self.final_path)?;
-        self.remove_side_files();
+        self.finished = true;
+        if let Err(e) = crate::eventlog::sync_dir(&self.final_path) {
+            // Not durable: the job will not report it, so it must not stay.
+            let _ = fs::remove_file(&self.final_path);
+            return Err(e);
+        }
         Ok(())
     }
 
     /// Drops an unfinished result and its temporary files.
     pub fn discard(self) {
-        let _ = fs::remove_file(&self.tmp_path);
-        self.remove_side_files();
+        drop(self);
     }
 
     fn remove_side_files(&self) {
@@ -241,8 +274,15 @@ fn append_side(out: &mut BufWriter<File>, side: &mut BufWriter<File>) -> Result<
 }
 
 /// Reads `limit` rows of statement `statement` from `offset` in a result
-/// file. Memory and IO are bounded by the page, not the file.
-pub fn read_page(path: &Path, statement: u64, offset: u64, limit: usize) -> Result<ResultPage> {
+/// file, at most `max_bytes` bytes of them (a first row longer than that is
+/// `TooLarge`). Memory and IO are bounded by the page, not the file.
+pub fn read_page(
+    path: &Path,
+    statement: u64,
+    offset: u64,
+    limit: usize,
+    max_bytes: usize,
+) -> Result<ResultPage> {
     let mut f = File::open(path)?;
     let len = f.metadata()?.len();
     let bad = |what: &str| Error::Corrupt(format!("result file {}: {what}", path.display()));
@@ -281,6 +321,7 @@ pub fn read_page(path: &Path, statement: u64, offset: u64, limit: usize) -> Resu
         serde_json::from_slice(&line).map_err(|_| bad("summary does not decode"))?;
     let columns = summary.columns.clone().unwrap_or_default();
     let mut rows = Vec::new();
+    let mut ended_early = None;
     if offset < summary.row_count && limit > 0 {
         let step = offset / INDEX_STEP;
         let start = if step == 0 {
@@ -295,13 +336,27 @@ pub fn read_page(path: &Path, statement: u64, offset: u64, limit: usize) -> Resu
         let mut reader = BufReader::new(f);
         let mut buf = String::new();
         let want = (limit as u64).min(summary.row_count - offset);
+        let mut bytes = 0usize;
         for i in 0..(offset - step * INDEX_STEP) + want {
             buf.clear();
             if reader.read_line(&mut buf)? == 0 {
                 return Err(bad("rows end early"));
             }
             if i >= offset - step * INDEX_STEP {
-                rows.push(serde_json::from_str(buf.trim_end()).map_err(|_| bad("bad row"))?);
+                let line = buf.trim_end();
+                if bytes + line.len() > max_bytes {
+                    if rows.is_empty() {
+                        return Err(Error::TooLarge(format!(
+                            "row {offset} of statement {statement} is {} bytes, more than the \
+                             page limit of {max_bytes} bytes (max-page-bytes)",
+                            line.len()
+                        )));
+                    }
+                    ended_early = Some("max_page_bytes");
+                    break;
+                }
+                bytes += line.len() + 1;
+                rows.push(serde_json::from_str(line).map_err(|_| bad("bad row"))?);
             }
         }
     }
@@ -313,6 +368,7 @@ pub fn read_page(path: &Path, statement: u64, offset: u64, limit: usize) -> Resu
         rows,
         offset,
         next_offset,
+        ended_early,
         statements: count,
         first_statement: first,
     })
@@ -332,6 +388,82 @@ mod tests {
             error: None,
             elapsed_ms: 1.5,
         }
+    }
+
+    fn read_page_all(path: &Path, statement: u64, offset: u64, limit: usize) -> Result<ResultPage> {
+        read_page(path, statement, offset, limit, usize::MAX)
+    }
+
+    #[test]
+    fn an_unfinished_or_failed_result_leaves_no_file_behind() {
+        let dir = tempfile::tempdir().unwrap();
+        let names = || {
+            let mut v: Vec<String> = fs::read_dir(dir.path())
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            v.sort();
+            v
+        };
+        // Dropped mid-statement (an error of the job, a failed write).
+        let mut w = ResultWriter::create(dir.path(), "4", 0).unwrap();
+        w.begin_statement();
+        w.row(&format!("[\"{}\"]", "x".repeat(100_000))).unwrap();
+        assert_eq!(names().len(), 4, "{:?}", names());
+        drop(w);
+        assert!(names().is_empty(), "{:?}", names());
+        // Discarded.
+        let w = ResultWriter::create(dir.path(), "5", 0).unwrap();
+        w.discard();
+        assert!(names().is_empty(), "{:?}", names());
+        // A failed create removes what it had opened: a side file's name
+        // taken by a directory makes its open fail.
+        fs::create_dir(dir.path().join("6.idx.tmp")).unwrap();
+        assert!(ResultWriter::create(dir.path(), "6", 0).is_err());
+        assert_eq!(names(), vec!["6.idx.tmp".to_string()]);
+        fs::remove_dir(dir.path().join("6.idx.tmp")).unwrap();
+        // Finished: only the result stays.
+        let mut w = ResultWriter::create(dir.path(), "7", 0).unwrap();
+        w.begin_statement();
+        w.end_statement(summary(0, None)).unwrap();
+        w.finish().unwrap();
+        assert_eq!(names(), vec!["7.result".to_string()]);
+    }
+
+    #[test]
+    fn pages_end_early_at_their_byte_limit_and_continue() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut w = ResultWriter::create(dir.path(), "3", 0).unwrap();
+        w.begin_statement();
+        for r in 0..100 {
+            w.row(&format!("[{r},\"{}\"]", "x".repeat(90))).unwrap();
+        }
+        w.end_statement(summary(0, Some(vec!["a".into(), "b".into()]))).unwrap();
+        w.finish().unwrap();
+        let path = dir.path().join("3.result");
+        // Rows are about 98 bytes: 1000 bytes hold 10 of them.
+        let mut offset = 0;
+        let mut seen = 0;
+        loop {
+            let at = offset;
+            let p = read_page(&path, 0, at, 250, 1000).unwrap();
+            assert!(p.rows.len() <= 10, "{}", p.rows.len());
+            assert_eq!(p.rows[0][0], serde_json::json!(at));
+            seen += p.rows.len();
+            match p.next_offset {
+                Some(n) => {
+                    assert_eq!(p.ended_early, Some("max_page_bytes"));
+                    offset = n;
+                }
+                None => {
+                    assert_eq!(p.ended_early, None);
+                    break;
+                }
+            }
+        }
+        assert_eq!(seen, 100);
+        let err = read_page(&path, 0, 0, 250, 50).unwrap_err();
+        assert!(matches!(err, Error::TooLarge(_)), "{err}");
     }
 
     #[test]
@@ -357,28 +489,28 @@ mod tests {
         assert_eq!(names, vec![std::ffi::OsString::from("7.result")], "no temporary file left");
         let path = dir.path().join("7.result");
 
-        let p = read_page(&path, 4, 0, 250).unwrap();
+        let p = read_page_all(&path, 4, 0, 250).unwrap();
         assert_eq!(p.rows.len(), 250);
         assert_eq!(p.rows[0], serde_json::json!([0, "r0"]));
         assert_eq!(p.next_offset, Some(250));
         assert_eq!(p.columns, vec!["a", "b"]);
         assert_eq!(p.statement.row_count, 1000);
         for offset in [1, 63, 64, 65, 127, 128, 999] {
-            let p = read_page(&path, 4, offset, 3).unwrap();
+            let p = read_page_all(&path, 4, offset, 3).unwrap();
             assert_eq!(p.rows[0], serde_json::json!([offset, format!("r{offset}")]), "{offset}");
         }
-        let last = read_page(&path, 4, 990, 250).unwrap();
+        let last = read_page_all(&path, 4, 990, 250).unwrap();
         assert_eq!(last.rows.len(), 10);
         assert_eq!(last.next_offset, None);
-        assert!(read_page(&path, 4, 1000, 250).unwrap().rows.is_empty());
-        let one = read_page(&path, 5, 0, 250).unwrap();
+        assert!(read_page_all(&path, 4, 1000, 250).unwrap().rows.is_empty());
+        let one = read_page_all(&path, 5, 0, 250).unwrap();
         assert_eq!(one.rows, vec![serde_json::json!([null])]);
-        let none = read_page(&path, 6, 0, 250).unwrap();
+        let none = read_page_all(&path, 6, 0, 250).unwrap();
         assert!(none.rows.is_empty());
         assert_eq!(none.statement.rows_affected, 6);
         assert_eq!((none.statements, none.first_statement), (4, 3));
-        assert!(matches!(read_page(&path, 2, 0, 1), Err(Error::InvalidInput(_))));
-        assert!(matches!(read_page(&path, 7, 0, 1), Err(Error::InvalidInput(_))));
+        assert!(matches!(read_page_all(&path, 2, 0, 1), Err(Error::InvalidInput(_))));
+        assert!(matches!(read_page_all(&path, 7, 0, 1), Err(Error::InvalidInput(_))));
     }
 
     #[test]
@@ -395,7 +527,7 @@ mod tests {
         let bytes = fs::read(&path).unwrap();
         for cut in 0..bytes.len() {
             fs::write(&path, &bytes[..cut]).unwrap();
-            assert!(read_page(&path, 0, 0, 10).is_err(), "cut at {cut}");
+            assert!(read_page_all(&path, 0, 0, 10).is_err(), "cut at {cut}");
         }
     }
 }

@@ -42,6 +42,8 @@ pub struct Upload {
     done: bool,
     /// When the job's live `received_bytes` was last brought up to date.
     shown_at: Instant,
+    /// The fingerprint the client stated, checked at the end.
+    expected: Option<String>,
 }
 
 /// The job's `received_bytes` follows the body at most this often (and at
@@ -56,6 +58,7 @@ impl Upload {
         reserved: u64,
         declared: Option<u64>,
         cancel: Arc<AtomicBool>,
+        expected: Option<String>,
     ) -> Self {
         let chunk = res.inner.cfg.receive_chunk;
         Upload {
@@ -70,6 +73,7 @@ impl Upload {
             cancel,
             done: false,
             shown_at: Instant::now(),
+            expected,
         }
     }
 
@@ -125,10 +129,23 @@ impl Upload {
         }
     }
 
-    /// Ends the body: the spool is synced, the fingerprint fixed, and the
-    /// job is queued — or, when an earlier job has the same idempotency
-    /// key, body and metadata, that job is returned and this one is dropped.
-    pub fn finish(mut self) -> Result<Submission> {
+    /// Ends the body: the spool is synced, the fingerprint fixed (and
+    /// checked against the stated one), and the job is queued — or, when an
+    /// earlier job owns the idempotency key with the same body, metadata and
+    /// options, that job is returned and this one is dropped.
+    pub fn finish(self) -> Result<Submission> {
+        self.complete(false)
+    }
+
+    /// [`Upload::finish`], but the job is not queued yet: it stays
+    /// `receiving`, held, until [`Reservoir::release`] queues it or
+    /// [`Reservoir::refuse`] fails it. The server holds an upload until its
+    /// connection has shown that nothing followed the body.
+    pub fn finish_held(self) -> Result<Submission> {
+        self.complete(true)
+    }
+
+    fn complete(mut self, hold: bool) -> Result<Submission> {
         self.check_cancel()?;
         if !self.buf.is_empty() {
             self.flush_chunk()?;
@@ -139,6 +156,15 @@ impl Upload {
         }
         drop(file);
         let fingerprint = hex(&std::mem::take(&mut self.hasher).finalize());
+        if let Some(expected) = self.expected.clone()
+            && expected != fingerprint
+        {
+            return Err(self.fail(Error::FingerprintMismatch(format!(
+                "the body's SHA-256 is {fingerprint}, not the {expected} its \
+                 X-AsaDB-Content-SHA256 states: the body was changed or cut on the way; \
+                 nothing was queued"
+            ))));
+        }
         let inner = self.res.inner.clone();
         let mut st = inner.state.lock();
         // Cancelled between the last chunk and now.
@@ -147,17 +173,26 @@ impl Upload {
             return Err(self.finish_cancel());
         }
         let me = &st.jobs[&self.id].job;
-        let (key, import) = (me.idempotency_key.clone(), me.import.clone());
+        let (key, import, stop) = (me.idempotency_key.clone(), me.import.clone(), me.stop_on_error);
         if let Some(key) = key {
+            // A key belongs to the first job whose body was complete and
+            // which has not failed; a job still receiving (or one that
+            // never finished receiving) owns nothing, nor does one that
+            // can never run again — interrupted without its spool (a held
+            // upload the server stopped on before its close check): the
+            // client was told to submit it again.
             let earlier = st
                 .jobs
                 .values()
                 .map(|e| &e.job)
-                .find(|j| {
+                .filter(|j| {
                     j.id != self.id
                         && j.idempotency_key.as_deref() == Some(&key)
                         && j.state != JobState::Failed
+                        && (j.state != JobState::Interrupted || j.has_spool)
+                        && j.fingerprint.is_some()
                 })
+                .min_by_key(|j| j.id)
                 .cloned();
             if let Some(earlier) = earlier {
                 // This upload is a retry or a misuse of the key: either
@@ -168,16 +203,16 @@ impl Upload {
                 st.reserved -= entry.job.reserved_bytes;
                 inner.changes.notify(self.id, None);
                 st.log.append(&crate::eventlog::Record::Forget(self.id), true)?;
-                if earlier.fingerprint.as_deref() == Some(&fingerprint) && earlier.import == import
-                {
+                let same_body = earlier.fingerprint.as_deref() == Some(&fingerprint);
+                if same_body && earlier.import == import && earlier.stop_on_error == stop {
                     return Ok(Submission { job: earlier, reused: true });
                 }
-                let why = if earlier.state == JobState::Receiving {
-                    "is still receiving its body".to_string()
+                let why = if !same_body {
+                    "has a different body".to_string()
                 } else if earlier.import != import {
                     "has different import metadata".to_string()
                 } else {
-                    "has a different body".to_string()
+                    format!("was submitted with stop-on-error {}", earlier.stop_on_error)
                 };
                 return Err(Error::Conflict(format!(
                     "idempotency key {key:?} is already used by job {} which {why}",
@@ -189,17 +224,26 @@ impl Upload {
         let size = self.written;
         let before = st.jobs[&self.id].job.reserved_bytes;
         st.reserved = st.reserved - before + size;
-        inner.transition(&mut st, self.id, true, |job| {
-            job.state = JobState::Queued;
+        // Held: the snapshot (fingerprint, sizes) is logged without a
+        // state change; `release` makes it queued durably.
+        inner.transition(&mut st, self.id, !hold, |job| {
+            if !hold {
+                job.state = JobState::Queued;
+            }
             job.fingerprint = Some(fingerprint);
             job.received_bytes = size;
             job.reserved_bytes = size;
             job.progress.bytes_total = size;
         })?;
         self.done = true;
+        if let Some(e) = st.jobs.get_mut(&self.id) {
+            e.held = hold;
+        }
         let job = st.jobs[&self.id].job.clone();
         drop(st);
-        inner.wake.notify_all();
+        if !hold {
+            inner.wake.notify_all();
+        }
         Ok(Submission { job, reused: false })
     }
 

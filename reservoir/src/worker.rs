@@ -48,8 +48,12 @@ const EXCERPT: usize = 120;
 /// How a job run ended.
 enum Ending {
     Completed,
+    /// The script failed (a statement with stop-on-error, a lexical error,
+    /// an unclosed transaction).
     Failed(JobError),
     Cancelled,
+    /// The run stopped for a reason outside the script; resumable.
+    Interrupted(JobError),
 }
 
 /// Starts the worker thread.
@@ -63,6 +67,7 @@ pub(crate) fn spawn(res: Reservoir, engine: Engine) -> Result<JoinHandle<()>> {
         ),
         &Params::None,
     )?;
+    reconcile_interrupted(&res, &mut session)?;
     drop(session);
     // The session is made on the worker thread: it owns the thread's
     // transaction and need not be `Send`.
@@ -108,30 +113,37 @@ fn run(res: Reservoir, engine: Engine) {
             }
         };
         let started = Instant::now();
-        // A panic (an engine bug; the panic hook has printed it) fails this
-        // job, not the worker: the session and its transaction are dropped
-        // (rolled back) and the next job gets a fresh one. Statements
-        // committed before it stay, with their progress marker, as for any
-        // failure.
+        // A panic in one statement is that statement's error (see
+        // `guarded`). A panic anywhere else (the worker's own bookkeeping,
+        // a transaction-control statement) or an error outside a statement
+        // (committing a batch, writing the result, reading the spool) ends
+        // the run: the session and its open transaction are dropped
+        // (rolled back) and the job becomes interrupted — what it
+        // committed stays, with its progress marker, and `resume`
+        // continues after it. Such failures come from the environment (a
+        // full disk, an IO error) or a bug, never from the script, and a
+        // failed COMMIT's outcome is unknown: never `failed`.
         let run_job = std::panic::AssertUnwindSafe(|| execute(&res, &mut session, id));
         let ending = match std::panic::catch_unwind(run_job) {
             Ok(Ok(ending)) => ending,
-            Ok(Err(err)) => Ending::Failed(JobError {
+            Ok(Err(err)) => Ending::Interrupted(JobError {
                 code: err.code().into(),
-                message: err.to_string(),
+                message: format!(
+                    "the job stopped: {err}; its committed statements stay, resume it to \
+                     continue after them"
+                ),
                 statement: None,
                 excerpt: None,
             }),
             Err(panic) => {
                 session = engine.session();
-                let what = panic
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_default();
-                Ending::Failed(JobError {
+                Ending::Interrupted(JobError {
                     code: "internal_error".into(),
-                    message: format!("the engine failed unexpectedly: {what}"),
+                    message: format!(
+                        "the engine failed unexpectedly: {}; the job's uncommitted \
+                         statements were rolled back, resume it to continue",
+                        panic_message(&panic)
+                    ),
                     statement: None,
                     excerpt: None,
                 })
@@ -149,6 +161,7 @@ fn run(res: Reservoir, engine: Engine) {
             Ending::Completed => (JobState::Completed, None),
             Ending::Failed(e) => (JobState::Failed, Some(e)),
             Ending::Cancelled => (JobState::Cancelled, None),
+            Ending::Interrupted(e) => (JobState::Interrupted, Some(e)),
         };
         let has_result = inner.result_path(id).exists();
         let _ = inner.transition(&mut st, id, false, |j| j.has_result = has_result);
@@ -186,7 +199,13 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
         done: first,
         committed: first,
         offset: start_offset,
+        committed_offset: start_offset,
         last_persist: start_offset,
+        rows_committed: rows_before,
+        rows_pending: 0,
+        error_count_pending: 0,
+        recorded_pending: 0,
+        settled: false,
     };
     // A resumed job continues its counters from the durable marker.
     run.progress(|p| {
@@ -215,19 +234,30 @@ fn run_units(
         if cancel.load(Ordering::SeqCst) {
             run.rollback(session)?;
             results.discard();
+            run.settled = true;
             return Ok(Ending::Cancelled);
         }
         let mut stmt = match stmt {
             Ok(s) => s,
             Err(StepError::Script(e)) => {
-                run.rollback(session)?;
-                results.discard();
-                return Ok(Ending::Failed(JobError {
+                // The script cannot be split past here (an unterminated
+                // string or comment, an oversized statement): the same rule
+                // as a failing statement — what came before stays.
+                let error = JobError {
                     code: "script_error".into(),
                     message: e.to_string(),
                     statement: Some(run.done),
                     excerpt: None,
-                }));
+                };
+                if run.script_txn {
+                    run.rollback(session)?;
+                } else {
+                    let (next, offset) = (run.done, run.offset);
+                    run.commit_batch_at(session, next, offset)?;
+                }
+                results.finish()?;
+                run.settled = true;
+                return Ok(Ending::Failed(error));
             }
             Err(StepError::Import(error)) => {
                 // What ran before the bad input stays, as for a failing
@@ -235,6 +265,7 @@ fn run_units(
                 let (done, offset) = (run.done, run.offset);
                 run.commit_batch_at(session, done, offset)?;
                 results.finish()?;
+                run.settled = true;
                 return Ok(Ending::Failed(error));
             }
         };
@@ -251,46 +282,75 @@ fn run_units(
             TxnControl::Begin => {
                 run.commit_batch(session)?;
                 run.script_txn = true;
-                session.execute(stmt.text(), &Params::None).map(|_| empty_summary())
+                control_statement(session, stmt.text())
             }
             TxnControl::Commit if run.script_txn => {
                 run.write_marker(session, index + 1, end)?;
-                let r = session.execute(stmt.text(), &Params::None).map(|_| empty_summary());
+                let r = control_statement(session, stmt.text());
                 if r.is_ok() {
                     run.script_txn = false;
-                    run.committed = index + 1;
+                    run.committed_at(index + 1, end);
                 }
                 r
             }
             TxnControl::Rollback if run.script_txn => {
                 run.script_txn = false;
-                session.execute(stmt.text(), &Params::None).map(|_| empty_summary())
+                run.discard_pending();
+                control_statement(session, stmt.text())
             }
             _ => {
                 if !run.script_txn && !run.batch_open {
                     session.execute("BEGIN", &Params::None)?;
                     run.batch_open = true;
                 }
-                if run.batch_open {
+                // Every statement runs inside a savepoint of its own (but a
+                // script's savepoint statements, which a savepoint around
+                // them would undo): a failing — or panicking — statement is
+                // rolled back alone.
+                let savepoint = run.batch_open
+                    || !matches!(&stmt.body, StepBody::Sql(text) if is_savepoint_control(text));
+                if savepoint {
                     session.execute("SAVEPOINT asadb_stmt", &Params::None)?;
                 }
+                let marker = run.res.inner.cfg.test_panic_marker.as_deref();
+                let max_value = run.res.inner.cfg.max_value_bytes;
                 let body = std::mem::replace(&mut stmt.body, StepBody::Sql(String::new()));
-                let r = match body {
-                    StepBody::Sql(text) => run_statement(session, &text, &mut results, interrupt),
+                let failed_line = &mut stmt.failed_line;
+                let r = guarded(session, |s| match body {
+                    StepBody::Sql(text) => {
+                        if let Some(m) = marker
+                            && text.contains(m)
+                        {
+                            panic!("test panic: the statement contains {m:?}");
+                        }
+                        run_statement(s, &text, &mut results, interrupt, max_value)
+                    }
                     StepBody::Rows(batch) => {
                         results.begin_statement();
                         crate::import::run_rows(
-                            session,
+                            s,
                             batch,
                             interrupt,
                             stop_on_error,
-                            &mut stmt.failed_line,
+                            failed_line,
                             &mut row_errors,
                         )
                         .map(|rows| StatementSummary { rows_affected: rows, ..empty_summary() })
                     }
+                });
+                // Whatever happened, the job's cancel flag is not the
+                // session's interrupt outside a script statement.
+                session.set_interrupt(None);
+                let r = match r {
+                    Ok(r) => r,
+                    // A panic: its statement's savepoint undoes what it
+                    // did. Without one to roll back to (a savepoint
+                    // statement of the script), the session cannot be
+                    // trusted: the caller rolls everything back.
+                    Err(panic) if !savepoint => std::panic::resume_unwind(panic),
+                    Err(panic) => Err(panic_error(panic)),
                 };
-                if run.batch_open {
+                if savepoint {
                     if r.is_err() {
                         session.execute("ROLLBACK TO asadb_stmt", &Params::None)?;
                     }
@@ -299,11 +359,14 @@ fn run_units(
                 r
             }
         };
-        if matches!(outcome, Err(asadb_sql::Error::Interrupted)) && cancel.load(Ordering::SeqCst) {
+        if matches!(outcome, Err(StatementError::Sql(asadb_sql::Error::Interrupted)))
+            && cancel.load(Ordering::SeqCst)
+        {
             // Cancelled inside the statement: its savepoint is already
             // rolled back; the batch goes too.
             run.rollback(session)?;
             results.discard();
+            run.settled = true;
             return Ok(Ending::Cancelled);
         }
         run.done = index + 1;
@@ -317,25 +380,22 @@ fn run_units(
                 }
                 let rows = summary.rows_affected;
                 run.batch_rows += rows;
-                let failed_rows = row_errors.len() as u64;
                 results.end_statement(StatementSummary {
                     statement: index,
                     excerpt,
                     elapsed_ms: elapsed_ms(began),
                     ..summary
                 })?;
-                run.statement_done(stmt.end - stmt.start, |p| {
-                    p.rows_affected += rows;
-                    p.errors += failed_rows;
-                });
-                for mut e in row_errors {
+                // An import's skipped rows are errors of the statement that
+                // carried them, recorded like a statement's.
+                for e in &mut row_errors {
                     e.statement = Some(index);
-                    run.record_error(e);
                 }
+                run.statement_done(stmt.end - stmt.start, rows, row_errors, true);
             }
             Err(err) => {
                 let error = JobError {
-                    code: "sql_error".into(),
+                    code: err.code().into(),
                     message: stmt.locate(err.to_string()),
                     statement: Some(index),
                     excerpt: Some(excerpt.clone()),
@@ -349,7 +409,8 @@ fn run_units(
                     error: Some(error.clone()),
                     elapsed_ms: elapsed_ms(began),
                 })?;
-                run.statement_done(stmt.end - stmt.start, |p| p.errors += 1);
+                // With stop-on-error the job's own error names it.
+                run.statement_done(stmt.end - stmt.start, 0, vec![error.clone()], !stop_on_error);
                 if stop_on_error {
                     if run.script_txn {
                         // The script's own unit fails as a whole.
@@ -359,9 +420,9 @@ fn run_units(
                         run.commit_batch_at(session, index, stmt.start)?;
                     }
                     results.finish()?;
+                    run.settled = true;
                     return Ok(Ending::Failed(error));
                 }
-                run.record_error(error);
             }
         }
         if run.batch_open
@@ -376,6 +437,7 @@ fn run_units(
     if run.script_txn {
         run.rollback(session)?;
         results.finish()?;
+        run.settled = true;
         return Ok(Ending::Failed(JobError {
             code: "open_transaction".into(),
             message: "the script ended inside its own open transaction; \
@@ -395,28 +457,121 @@ fn run_units(
     // Whatever follows the last statement (whitespace, comments) is done too.
     run.offset = total.max(run.offset);
     run.progress(|p| p.percent = 100.0);
+    run.settled = true;
     Ok(Ending::Completed)
 }
 
+/// Why one statement of a script failed.
+#[derive(Debug)]
+enum StatementError {
+    /// The engine refused or failed it.
+    Sql(asadb_sql::Error),
+    /// The engine panicked while running it (a bug): the statement's
+    /// savepoint was rolled back and the job goes on like after an error.
+    Panic(String),
+}
+
+impl StatementError {
+    fn code(&self) -> &'static str {
+        match self {
+            StatementError::Sql(asadb_sql::Error::Internal(_)) | StatementError::Panic(_) => {
+                "internal_error"
+            }
+            StatementError::Sql(_) => "sql_error",
+        }
+    }
+}
+
+impl std::fmt::Display for StatementError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StatementError::Sql(e) => e.fmt(f),
+            StatementError::Panic(what) => {
+                write!(f, "internal error: the engine failed unexpectedly: {what}")
+            }
+        }
+    }
+}
+
+impl From<asadb_sql::Error> for StatementError {
+    fn from(e: asadb_sql::Error) -> Self {
+        StatementError::Sql(e)
+    }
+}
+
+/// The payload of a caught panic.
+type Panic = Box<dyn std::any::Any + Send>;
+
+/// Runs `f` (one statement on the session) and catches a panic in it, so
+/// one statement's engine bug cannot end the job, let alone the worker.
+fn guarded<T>(
+    session: &mut Session,
+    f: impl FnOnce(&mut Session) -> asadb_sql::Result<T>,
+) -> std::result::Result<std::result::Result<T, StatementError>, Panic> {
+    let call = std::panic::AssertUnwindSafe(|| f(session));
+    std::panic::catch_unwind(call).map(|r| r.map_err(StatementError::Sql))
+}
+
+/// Runs a transaction-control statement of the script. A panic in one
+/// leaves the session's transaction state unknown: it is passed on, so the
+/// job's whole run is abandoned (everything uncommitted rolled back) and
+/// the job becomes interrupted, to be resumed from its durable marker.
+fn control_statement(
+    session: &mut Session,
+    sql: &str,
+) -> std::result::Result<StatementSummary, StatementError> {
+    guarded(session, |s| s.execute(sql, &Params::None).map(|_| empty_summary()))
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
+/// The message of a caught panic, as a statement error.
+fn panic_error(panic: Panic) -> StatementError {
+    StatementError::Panic(panic_message(&panic))
+}
+
+/// The text a panic carried.
+pub(crate) fn panic_message(panic: &Panic) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".into())
+}
+
+/// `SAVEPOINT x`, `RELEASE [SAVEPOINT] x`, `ROLLBACK [TRANSACTION] TO x`:
+/// statements a savepoint of the worker's around them would undo (from the
+/// parser, like [`TxnControl`]).
+fn is_savepoint_control(sql: &str) -> bool {
+    use asadb_sql::parse::{StatementKind as K, transaction_control};
+    matches!(transaction_control(sql), Some(K::Savepoint | K::Release | K::RollbackTo))
+}
+
 /// The statement deleting every progress marker but those of `current`
-/// and of interrupted jobs (the only ones `resume` may still read).
+/// and of every job that may still run: interrupted ones (`resume` reads
+/// their marker) and active ones — a resumed job is queued again and
+/// starts from its marker, so deleting it would run its committed
+/// statements a second time (found by the kill loop).
 fn stale_markers(res: &Reservoir, current: JobId) -> String {
     let st = res.inner.state.lock();
     let keep: Vec<String> = st
         .jobs
         .values()
-        .filter(|e| e.job.id == current || e.job.state == JobState::Interrupted)
+        .filter(|e| {
+            e.job.id == current || e.job.state == JobState::Interrupted || e.job.state.is_active()
+        })
         .map(|e| e.job.id.to_string())
         .collect();
     format!("DELETE FROM {PROGRESS_TABLE} WHERE job_id NOT IN ({})", keep.join(", "))
 }
 
-/// Executes one statement, streaming rows of a query into the result.
+/// Executes one statement, streaming rows of a query into the result. A
+/// row with a value longer than `max_value` fails the statement.
 fn run_statement(
     session: &mut Session,
     sql: &str,
     results: &mut ResultWriter,
     interrupt: &Interrupt,
+    max_value: usize,
 ) -> asadb_sql::Result<StatementSummary> {
     results.begin_statement();
     session.set_interrupt(Some(interrupt.clone()));
@@ -428,6 +583,7 @@ fn run_statement(
         Outcome::Rows { columns, rows } => {
             let mut line = String::new();
             for row in rows {
+                check_value_sizes(&row, max_value)?;
                 line.clear();
                 row_json(&row, &mut line);
                 results.row(&line).map_err(|e| asadb_sql::Error::InvalidInput(e.to_string()))?;
@@ -476,7 +632,30 @@ struct Run<'a> {
     committed: u64,
     /// Byte offset after the last executed statement.
     offset: u64,
+    /// Byte offset after the last committed statement.
+    committed_offset: u64,
     last_persist: u64,
+    /// Rows affected by committed statements, and by executed ones not
+    /// committed yet (undone if their transaction is rolled back).
+    rows_committed: u64,
+    rows_pending: u64,
+    /// Failed statements not committed yet, and how many of their errors
+    /// were recorded in the job's `statement_errors` (live, and removed
+    /// again if their transaction is rolled back).
+    error_count_pending: u64,
+    recorded_pending: usize,
+    /// The run reached its ending (every counter is final); otherwise
+    /// dropping it (an error or a panic) puts the counters back to what is
+    /// durable.
+    settled: bool,
+}
+
+impl Drop for Run<'_> {
+    fn drop(&mut self) {
+        if !self.settled {
+            self.discard_pending();
+        }
+    }
 }
 
 impl Run<'_> {
@@ -497,10 +676,19 @@ impl Run<'_> {
         self.batch_statements = 0;
         self.batch_bytes = 0;
         self.batch_rows = 0;
-        self.committed = next;
-        let committed = self.committed;
-        self.progress(|p| p.statements_committed = committed);
+        self.committed_at(next, offset);
         Ok(())
+    }
+
+    /// Statements `< next` (ending at byte `offset`) are now durable, with
+    /// the rows and errors counted for them so far.
+    fn committed_at(&mut self, next: u64, offset: u64) {
+        self.committed = next;
+        self.committed_offset = offset;
+        self.rows_committed += std::mem::take(&mut self.rows_pending);
+        self.error_count_pending = 0;
+        self.recorded_pending = 0;
+        self.progress(|p| p.statements_committed = next);
     }
 
     /// Records, inside the open transaction, that statements `< next` and
@@ -509,10 +697,7 @@ impl Run<'_> {
         if let Some(sql) = self.cleanup.take() {
             session.execute(&sql, &Params::None)?;
         }
-        let rows = {
-            let st = self.res.inner.state.lock();
-            st.jobs.get(&self.id).map_or(0, |e| e.job.progress.rows_affected)
-        };
+        let rows = self.rows_committed + self.rows_pending;
         session.execute(
             &format!(
                 "INSERT OR REPLACE INTO {PROGRESS_TABLE} \
@@ -525,23 +710,38 @@ impl Run<'_> {
         Ok(())
     }
 
+    /// Rolls back the open batch or script transaction; the live counters
+    /// go back to what is durable.
     fn rollback(&mut self, session: &mut Session) -> Result<()> {
-        if self.batch_open || self.script_txn {
-            session.execute("ROLLBACK", &Params::None)?;
-        }
+        let open = self.batch_open || self.script_txn;
         self.batch_open = false;
         self.script_txn = false;
+        self.discard_pending();
+        if open {
+            session.execute("ROLLBACK", &Params::None)?;
+        }
         Ok(())
     }
 
-    fn record_error(&self, error: JobError) {
-        let max = self.res.inner.cfg.max_recorded_errors;
+    /// Forgets the counters of statements since the last commit (their
+    /// transaction is being rolled back): the live progress goes back to
+    /// what is durable.
+    fn discard_pending(&mut self) {
+        let (rows, errors) = (self.rows_pending, self.error_count_pending);
+        let recorded = std::mem::take(&mut self.recorded_pending);
+        self.rows_pending = 0;
+        self.error_count_pending = 0;
+        self.done = self.committed;
+        self.offset = self.committed_offset;
         let mut st = self.res.inner.state.lock();
-        if let Some(e) = st.jobs.get_mut(&self.id)
-            && e.job.statement_errors.len() < max
-        {
-            e.job.statement_errors.push(error);
+        if let Some(e) = st.jobs.get_mut(&self.id) {
+            let keep = e.job.statement_errors.len().saturating_sub(recorded);
+            e.job.statement_errors.truncate(keep);
         }
+        self.apply_progress(&mut st, |p| {
+            p.rows_affected = p.rows_affected.saturating_sub(rows);
+            p.errors = p.errors.saturating_sub(errors);
+        });
     }
 
     /// Updates live progress in memory.
@@ -549,13 +749,31 @@ impl Run<'_> {
         self.apply_progress(&mut self.res.inner.state.lock(), f);
     }
 
-    /// Counts one executed statement of `bytes` script bytes and updates
+    /// Counts one executed statement of `bytes` script bytes that affected
+    /// `rows` rows, with `errors` (the statement's own failure, or the rows
+    /// an import skipped; recorded in the job when `record`), and updates
     /// the live progress, under one lock.
-    fn statement_done(&self, bytes: u64, f: impl FnOnce(&mut crate::Progress)) {
+    fn statement_done(&mut self, bytes: u64, rows: u64, errors: Vec<JobError>, record: bool) {
+        self.rows_pending += rows;
+        let failed = errors.len() as u64;
+        let max = self.res.inner.cfg.max_recorded_errors;
         let mut st = self.res.inner.state.lock();
+        for e in errors {
+            self.error_count_pending += 1;
+            if let Some(entry) = st.jobs.get_mut(&self.id)
+                && record
+                && entry.job.statement_errors.len() < max
+            {
+                entry.job.statement_errors.push(e);
+                self.recorded_pending += 1;
+            }
+        }
         st.executed_statements += 1;
         st.executed_bytes += bytes;
-        self.apply_progress(&mut st, f);
+        self.apply_progress(&mut st, |p| {
+            p.rows_affected += rows;
+            p.errors += failed;
+        });
     }
 
     fn apply_progress(&self, st: &mut crate::core::State, f: impl FnOnce(&mut crate::Progress)) {
@@ -591,13 +809,46 @@ impl Run<'_> {
     /// Persists the snapshot every progress quantum of script bytes.
     fn maybe_persist(&mut self) {
         let quantum = self.res.inner.cfg.progress_quantum_bytes.max(1);
-        if self.offset - self.last_persist >= quantum {
+        if self.offset.saturating_sub(self.last_persist) >= quantum {
             let inner = &self.res.inner;
             let mut st = inner.state.lock();
             let _ = inner.transition(&mut st, self.id, false, |_| {});
             self.last_persist = self.offset;
         }
     }
+}
+
+/// Brings the progress of every interrupted job in line with its durable
+/// marker: the snapshot persisted before the stop may lag (progress is
+/// logged every quantum) or count statements whose batch was rolled back;
+/// the marker, committed with the rows, is the truth.
+fn reconcile_interrupted(res: &Reservoir, session: &mut Session) -> Result<()> {
+    let interrupted: Vec<JobId> = {
+        let st = res.inner.state.lock();
+        st.jobs
+            .values()
+            .filter(|e| e.job.state == JobState::Interrupted)
+            .map(|e| e.job.id)
+            .collect()
+    };
+    for id in interrupted {
+        let (next, offset, rows) = read_marker(session, id)?;
+        let inner = &res.inner;
+        let mut st = inner.state.lock();
+        inner.transition(&mut st, id, true, |job| {
+            let p = &mut job.progress;
+            p.statements_done = next;
+            p.statements_committed = next;
+            p.bytes_done = offset;
+            p.rows_affected = rows;
+            p.percent = if p.bytes_total == 0 {
+                0.0
+            } else {
+                (offset as f64 * 100.0 / p.bytes_total as f64).min(100.0)
+            };
+        })?;
+    }
+    Ok(())
 }
 
 /// Reads a job's durable position: (next statement, byte offset, rows
@@ -641,6 +892,26 @@ impl TxnControl {
             _ => TxnControl::None,
         }
     }
+}
+
+/// Fails with `TooLarge` when a value of `row` (text or blob) is longer
+/// than `max` bytes: the one rule for query pages and job results.
+pub fn check_value_sizes(row: &[Value], max: usize) -> asadb_sql::Result<()> {
+    for (i, v) in row.iter().enumerate() {
+        let len = match v {
+            Value::Text(t) => t.len(),
+            Value::Blob(b) => b.len(),
+            _ => 0,
+        };
+        if len > max {
+            return Err(asadb_sql::Error::TooLarge(format!(
+                "column {} of a result row holds a {len}-byte value, more than the limit of \
+                 {max} bytes (max-value-bytes)",
+                i + 1
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Appends a row as a JSON array: NULL → null, integers, floats always

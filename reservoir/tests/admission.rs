@@ -301,3 +301,22 @@ fn retention_removes_terminal_jobs_only() {
     let next = res.submit(opts(), &b"SELECT 3;"[..]).unwrap().job.id;
     assert!(next > queued);
 }
+
+#[test]
+fn received_bytes_grow_during_a_declared_size_upload() {
+    let dir = tempfile::tempdir().unwrap();
+    let res = Reservoir::open(dir.path(), cfg()).unwrap();
+    let o = SubmitOptions { declared_size: Some(1 << 20), ..opts() };
+    let mut up = res.begin_upload(o).unwrap();
+    let id = up.id();
+    assert_eq!(res.job(id).unwrap().received_bytes, 0);
+    up.write(&vec![b' '; 300_000]).unwrap();
+    let seen = res.job(id).unwrap().received_bytes;
+    // Everything past the last buffered chunk has reached the spool file.
+    assert!((300_000 - (64 << 10)..=300_000).contains(&seen), "{seen}");
+    assert_eq!(res.job(id).unwrap().state, JobState::Receiving);
+    up.write(&vec![b' '; (1 << 20) - 300_000]).unwrap();
+    assert!(res.job(id).unwrap().received_bytes > seen);
+    let job = up.finish().unwrap().job;
+    assert_eq!(job.received_bytes, 1 << 20);
+}

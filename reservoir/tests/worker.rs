@@ -287,6 +287,150 @@ fn live_progress_and_stats_and_persisted_progress() {
     assert_eq!(stats.advice.pressure, asadb_reservoir::Pressure::Idle);
 }
 
+fn start_with(cfg: Config) -> (tempfile::TempDir, Reservoir, Engine) {
+    let dir = tempfile::tempdir().unwrap();
+    let res = Reservoir::open(dir.path(), cfg).unwrap();
+    let engine = Engine::memory();
+    res.start_worker(engine.clone()).unwrap();
+    (dir, res, engine)
+}
+
+fn panicking() -> Config {
+    Config { test_panic_marker: Some("PANIC_HERE".into()), ..Config::default() }
+}
+
+#[test]
+fn a_panicking_statement_is_its_own_internal_error_and_the_job_goes_on() {
+    let (_dir, res, engine) = start_with(panicking());
+    let script = "CREATE TABLE t(a);\nINSERT INTO t VALUES (1);\nINSERT INTO t VALUES (2);\n\
+                  SELECT 'PANIC_HERE';\nINSERT INTO t VALUES (3);\n";
+    let id = submit(&res, script, false);
+    let job = wait_terminal(&res, id);
+    assert_eq!(job.state, JobState::Completed, "{job:?}");
+    assert_eq!(count(&engine, "t"), 3, "the statements before and after it stay");
+    assert_eq!(job.progress.errors, 1);
+    assert_eq!(job.progress.rows_affected, 3);
+    assert_eq!(job.statement_errors.len(), 1);
+    let e = &job.statement_errors[0];
+    assert_eq!((e.code.as_str(), e.statement), ("internal_error", Some(3)), "{e:?}");
+    let page = res.result(id, 3, 0, 10).unwrap();
+    assert_eq!(page.statement.error.as_ref().unwrap().code, "internal_error");
+
+    // With stop-on-error, the panic fails the job at that statement and the
+    // statements before it stay committed.
+    let id = submit(
+        &res,
+        "INSERT INTO t VALUES (4);\nSELECT 'PANIC_HERE';\nINSERT INTO t VALUES (5);",
+        true,
+    );
+    let job = wait_terminal(&res, id);
+    assert_eq!(job.state, JobState::Failed);
+    let e = job.error.unwrap();
+    assert_eq!((e.code.as_str(), e.statement), ("internal_error", Some(1)));
+    assert_eq!(job.progress.statements_committed, 1);
+    assert_eq!(count(&engine, "t"), 4);
+
+    // Inside the script's own transaction the panicking statement alone is
+    // undone; the unit commits the rest.
+    let id = submit(
+        &res,
+        "BEGIN;\nINSERT INTO t VALUES (6);\nSELECT 'PANIC_HERE';\nINSERT INTO t VALUES (7);\nCOMMIT;",
+        false,
+    );
+    let job = wait_terminal(&res, id);
+    assert_eq!(job.state, JobState::Completed, "{job:?}");
+    assert_eq!(count(&engine, "t"), 6);
+    // The worker is still there for the next job.
+    let id = submit(&res, "INSERT INTO t VALUES (8);", true);
+    assert_eq!(wait_terminal(&res, id).state, JobState::Completed);
+    assert_eq!(count(&engine, "t"), 7);
+}
+
+#[test]
+fn a_planner_panic_on_non_ascii_select_items_costs_one_statement_at_most() {
+    // `SELECT 'Müller'` panicked in the planner (issue 9 fixes it there);
+    // either way the statements around it are kept.
+    let (_dir, res, engine) = start();
+    let script = "CREATE TABLE t(a);\nINSERT INTO t VALUES (1);\nSELECT 'Müller';\nINSERT INTO t VALUES (2);\n";
+    let id = submit(&res, script, false);
+    let job = wait_terminal(&res, id);
+    assert_eq!(job.state, JobState::Completed, "{job:?}");
+    assert_eq!(count(&engine, "t"), 2);
+    let page = res.result(id, 2, 0, 10).unwrap();
+    match &page.statement.error {
+        None => assert_eq!(page.rows, vec![serde_json::json!(["Müller"])]),
+        Some(e) => assert_eq!(e.code, "internal_error", "{e:?}"),
+    }
+}
+
+#[test]
+fn a_lexical_error_keeps_the_statements_before_it_like_any_error() {
+    let (_dir, res, engine) = start();
+    let mut script = String::from("CREATE TABLE t(a);\n");
+    for i in 0..5 {
+        script.push_str(&format!("INSERT INTO t VALUES ({i});\n"));
+    }
+    script.push_str("INSERT INTO t VALUES ('never closed);\n");
+    let id = submit(&res, &script, true);
+    let job = wait_terminal(&res, id);
+    assert_eq!(job.state, JobState::Failed);
+    let e = job.error.as_ref().unwrap();
+    assert_eq!((e.code.as_str(), e.statement), ("script_error", Some(6)), "{e:?}");
+    assert_eq!(count(&engine, "t"), 5, "the statements before the lexical error stay");
+    assert_eq!(job.progress.statements_committed, 6);
+    assert_eq!(job.progress.rows_affected, 5, "counters count what is durable");
+}
+
+#[test]
+fn a_byte_order_mark_before_the_script_is_skipped() {
+    let (_dir, res, engine) = start();
+    let script = "\u{feff}CREATE TABLE bom(a);\nINSERT INTO bom VALUES (1);\n";
+    let id = submit(&res, script, true);
+    let job = wait_terminal(&res, id);
+    assert_eq!(job.state, JobState::Completed, "{job:?}");
+    assert_eq!(count(&engine, "bom"), 1);
+    assert_eq!(job.progress.bytes_done, script.len() as u64);
+    // Only at the start: a BOM inside a statement is still an error.
+    let id =
+        submit(&res, "INSERT INTO bom VALUES (2);\n\u{feff}INSERT INTO bom VALUES (3);", false);
+    let job = wait_terminal(&res, id);
+    assert_eq!(job.progress.errors, 1, "{job:?}");
+}
+
+#[test]
+fn a_cancelled_batch_takes_its_counters_back() {
+    let (_dir, res, engine) = start();
+    let mut script = String::from("CREATE TABLE t(x INTEGER PRIMARY KEY);\n");
+    for i in 0..50 {
+        script.push_str(&format!("INSERT INTO t VALUES ({i});\n"));
+    }
+    script.push_str("INSERT INTO nowhere VALUES (1);\n");
+    script.push_str("SELECT count(*) FROM t a, t b, t c, t d, t e;\n");
+    let id = submit(&res, &script, false);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let job = res.job(id).unwrap();
+        if job.progress.statements_done == 52 {
+            assert_eq!((job.progress.rows_affected, job.progress.errors), (50, 1));
+            assert_eq!(job.statement_errors.len(), 1);
+            break;
+        }
+        assert!(Instant::now() < deadline, "{job:?}");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    res.cancel(id).unwrap();
+    let job = wait_terminal(&res, id);
+    assert_eq!(job.state, JobState::Cancelled);
+    let gone = engine.session().execute("SELECT count(*) FROM t", &Params::None);
+    assert!(gone.is_err(), "the batch (with its CREATE TABLE) was rolled back");
+    let p = &job.progress;
+    assert_eq!(
+        (p.rows_affected, p.errors, p.statements_done, p.statements_committed),
+        (0, 0, 0, 0)
+    );
+    assert!(job.statement_errors.is_empty(), "{job:?}");
+}
+
 /// Transaction control is recognised by the parser, not by the text: a
 /// `ROLLBACK TO` spelt over two lines inside the script's own transaction
 /// undoes to the savepoint and the transaction goes on to its COMMIT.

@@ -628,6 +628,10 @@
 
   // Latest snapshot of every job seen while this page lives (memory only).
   const jobs = new Map();
+  // Ids of jobs seen running (processing or cancelling): a job cancelled
+  // while it ran may show nothing committed — its progress counts only
+  // what is durable — and is still not one that never ran.
+  const seenRunning = new Set();
   // Ids of the active jobs, as last reported.
   let activeIds = [];
 
@@ -654,6 +658,7 @@
     const before = jobs.get(job.id);
     if (isOlder(job, before)) return;
     jobs.set(job.id, job);
+    if (job.state === "processing" || job.state === "cancelling") seenRunning.add(job.id);
     if (uploading && uploading.id === null && job.idempotency_key === uploading.key &&
         job.state === "receiving") {
       uploading.id = job.id;
@@ -801,7 +806,9 @@
   function cancelledNote(job) {
     const p = job.progress || {};
     if (!job.fingerprint) return "Cancelled while receiving: nothing was queued.";
-    if (!p.statements_done) return "Cancelled before it ran: nothing was executed.";
+    if (!p.statements_done && !p.statements_committed && !seenRunning.has(job.id)) {
+      return "Cancelled before it ran: nothing was executed.";
+    }
     return "Cancelled while running: " + plural(p.statements_committed || 0, "statement") +
       " committed before the cancel stay; the rest was rolled back.";
   }

@@ -35,9 +35,10 @@ use axum::{Extension, Json, Router};
 use serde::Deserialize;
 
 use crate::error::{Error, Result};
-use crate::framing::FirstRequest;
+use crate::framing::ConnHandle;
 use crate::metrics::Metrics;
 use crate::token::Token;
+use crate::upload::Finish;
 
 /// Longest accepted idempotency key, label, file name or table name.
 const MAX_HEADER_TEXT: usize = 1024;
@@ -57,7 +58,12 @@ pub struct AppState {
     /// The database, for `/api/query` (the same one the worker uses).
     pub queries: Queries,
     pub token: Token,
-    pub metrics: Metrics,
+    pub metrics: Arc<Metrics>,
+    /// What one request or connection may cost.
+    pub limits: crate::config::Limits,
+    /// Test hook (debug builds only, from `ASADB_TEST_PANIC_MARKER`): a
+    /// query or statement containing it panics inside the engine call.
+    pub panic_marker: Option<String>,
     /// Canonical directories `POST /api/reservoir/file` may read from.
     pub allow_file_dirs: Vec<PathBuf>,
     /// Whether the Reservoir's worker runs (jobs can end).
@@ -70,6 +76,7 @@ pub struct AppState {
 pub type App = Arc<AppState>;
 
 impl AppState {
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         reservoir: Arc<dyn ReservoirEngine>,
         queries: Queries,
@@ -77,13 +84,17 @@ impl AppState {
         allow_file_dirs: Vec<PathBuf>,
         worker: bool,
         events: crate::events::Hub,
+        limits: crate::config::Limits,
+        panic_marker: Option<String>,
     ) -> App {
         Arc::new(AppState {
             events,
             reservoir,
             queries,
             token,
-            metrics: Metrics::default(),
+            metrics: Arc::new(Metrics::default()),
+            limits,
+            panic_marker,
             allow_file_dirs,
             worker,
         })
@@ -93,6 +104,7 @@ impl AppState {
 /// The router with every route and both layers.
 pub fn router(app: App) -> Router {
     let guard = middleware::from_fn_with_state(app.clone(), auth);
+    let codings = middleware::from_fn(codings);
     let api = Router::new()
         .route("/api/reservoir/jobs", post(submit_job).get(list_jobs))
         .route("/api/reservoir/job", get(get_job))
@@ -110,23 +122,19 @@ pub fn router(app: App) -> Router {
         .route("/metrics", get(metrics))
         .fallback(|| async { Error::NotFound("no such endpoint".into()) })
         .method_not_allowed_fallback(|| async { Error::MethodNotAllowed })
+        .layer(codings)
         .layer(guard.clone());
     // The panel's static files (no data) are the only routes outside the
     // token check; other methods on their paths stay behind it.
     crate::panel::routes(|refused| refused.layer(guard.clone()))
         .merge(api)
         .layer(middleware::from_fn_with_state(app.clone(), track))
-        .layer(middleware::from_fn(crate::framing::mark_first))
         .with_state(app)
 }
 
 /// Refuses any request without the right bearer token.
 async fn auth(State(app): State<App>, req: Request, next: Next) -> Response {
-    let presented = req
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.as_bytes().strip_prefix(b"Bearer "))
-        .map(|t| t.trim_ascii());
+    let presented = req.headers().get(header::AUTHORIZATION).and_then(|v| bearer(v.as_bytes()));
     if presented.is_some_and(|t| app.token.matches(t)) {
         return next.run(req).await;
     }
@@ -135,24 +143,73 @@ async fn auth(State(app): State<App>, req: Request, next: Next) -> Response {
     resp
 }
 
-/// Counts every request by method, matched route and status.
+/// The token of an `Authorization: Bearer <token>` value. The scheme is
+/// case-insensitive (RFC 9110 §11.1), spaces around the token are ignored.
+fn bearer(value: &[u8]) -> Option<&[u8]> {
+    let value = value.trim_ascii();
+    let split = value.iter().position(|b| b.is_ascii_whitespace())?;
+    let (scheme, token) = value.split_at(split);
+    scheme.eq_ignore_ascii_case(b"bearer").then(|| token.trim_ascii())
+}
+
+/// Refuses request bodies the server cannot read as sent: a transfer
+/// coding other than `chunked` (`Transfer-Encoding: gzip, chunked`) is
+/// `501 not_implemented` (RFC 9112 §6.1), a content coding other than
+/// `identity` is `415 unsupported_media_type` — never spooled as if the
+/// bytes were SQL. Runs behind the token check.
+async fn codings(req: Request, next: Next) -> Response {
+    for te in req.headers().get_all(header::TRANSFER_ENCODING) {
+        let text = String::from_utf8_lossy(te.as_bytes()).to_ascii_lowercase();
+        let codings: Vec<&str> = text.split(',').map(str::trim).filter(|c| !c.is_empty()).collect();
+        if codings != ["chunked"] {
+            let err = Error::NotImplemented(format!(
+                "Transfer-Encoding {text:?} is not supported: send the body plain or \
+                 `Transfer-Encoding: chunked` alone"
+            ));
+            return closing(err.into_response());
+        }
+    }
+    for ce in req.headers().get_all(header::CONTENT_ENCODING) {
+        let text = String::from_utf8_lossy(ce.as_bytes()).to_ascii_lowercase();
+        if text.split(',').map(str::trim).any(|c| !c.is_empty() && c != "identity") {
+            let err = Error::UnsupportedMedia(format!(
+                "Content-Encoding {text:?} is not supported: send the body uncompressed"
+            ));
+            return closing(err.into_response());
+        }
+    }
+    next.run(req).await
+}
+
+/// Counts every request by method, matched route and status. Every label
+/// comes from a fixed set — the standard methods and the router's own
+/// routes, anything else `other` — so no request can add a series.
 async fn track(State(app): State<App>, req: Request, next: Next) -> Response {
     let start = Instant::now();
-    let method = req.method().clone();
-    let route = req
-        .extensions()
-        .get::<MatchedPath>()
-        .map_or_else(|| "unmatched".to_string(), |m| m.as_str().to_string());
+    let method = crate::metrics::method_label(req.method());
+    let route = req.extensions().get::<MatchedPath>().map(|m| m.as_str().to_string());
     let resp = next.run(req).await;
-    app.metrics.observe_request(method.as_str(), &route, resp.status().as_u16(), start.elapsed());
+    let route = route.as_deref().unwrap_or(crate::metrics::OTHER);
+    app.metrics.observe_request(method, route, resp.status().as_u16(), start.elapsed());
     resp
 }
 
-/// The query string as a map; a malformed one is a 400.
+/// The query string as a map; a malformed one, or one naming a parameter
+/// twice (`id=7&id=8`: which one?), is a 400.
 pub(crate) fn query(uri: &Uri) -> Result<HashMap<String, String>> {
-    Query::<HashMap<String, String>>::try_from_uri(uri)
+    let pairs = Query::<Vec<(String, String)>>::try_from_uri(uri)
         .map(|q| q.0)
-        .map_err(|e| Error::BadRequest(format!("malformed query string: {e}")))
+        .map_err(|e| Error::BadRequest(format!("malformed query string: {e}")))?;
+    let mut map = HashMap::with_capacity(pairs.len());
+    for (k, v) in pairs {
+        if map.contains_key(&k) {
+            return Err(Error::BadRequest(format!(
+                "query parameter {k:?} is given more than once"
+            )));
+        }
+        map.insert(k, v);
+    }
+    Ok(map)
 }
 
 /// The required `id` query parameter.
@@ -179,73 +236,89 @@ fn submitted(sub: Submission) -> Response {
     (status, Json(sub.job)).into_response()
 }
 
-/// `POST /api/reservoir/jobs`: the body streams into a new job.
+/// `POST /api/reservoir/jobs`: the body streams into a new job. Without a
+/// stated fingerprint the job is queued only once the connection has shown
+/// nothing after the body (see [`crate::framing`]): it is answered
+/// `receiving`, with `Connection: close`.
 async fn submit_job(
     State(app): State<App>,
-    first: Option<Extension<FirstRequest>>,
+    conn: Option<Extension<ConnHandle>>,
     headers: HeaderMap,
     body: Body,
 ) -> Response {
-    match upload_job(&app, first, &headers, body).await {
-        Ok(sub) => submitted(sub),
+    let finish = |conn: Option<ConnHandle>| conn.map_or(Finish::Now, Finish::OnClose);
+    match upload_job(&app, conn.map(|c| c.0), &headers, body, finish).await {
+        Ok(sub) => closing(submitted(sub)),
         Err(resp) => resp,
     }
 }
 
 /// `POST /api/execute_stream` (legacy): like `POST /api/reservoir/jobs`,
 /// then waits for the job to end and answers its final snapshot (200,
-/// whatever the job's outcome: read `state` and `error`).
+/// whatever the job's outcome: read `state` and `error`). It cannot wait
+/// for its connection to close before the job runs, so without a stated
+/// fingerprint it watches the connection for [`crate::upload::SETTLE`]
+/// after the body instead.
 async fn execute_stream(
     State(app): State<App>,
-    first: Option<Extension<FirstRequest>>,
+    conn: Option<Extension<ConnHandle>>,
     headers: HeaderMap,
     body: Body,
 ) -> Response {
     if !app.worker {
-        return Error::from(reservoir::Error::InvalidState(
-            "this server runs without a worker (--no-worker): jobs would never end".into(),
-        ))
-        .into_response();
+        return closing(
+            Error::from(reservoir::Error::InvalidState(
+                "this server runs without a worker (--no-worker): jobs would never end".into(),
+            ))
+            .into_response(),
+        );
     }
-    let id = match upload_job(&app, first, &headers, body).await {
+    let finish = |conn: Option<ConnHandle>| conn.map_or(Finish::Now, Finish::Settled);
+    let id = match upload_job(&app, conn.map(|c| c.0), &headers, body, finish).await {
         Ok(sub) => sub.job.id,
         Err(resp) => return resp,
     };
     let mut delay = std::time::Duration::from_millis(5);
     loop {
         match app.reservoir.job(id).await {
-            Ok(job) if job.state.is_terminal() => return Json(job).into_response(),
+            Ok(job) if job.state.is_terminal() => return closing(Json(job).into_response()),
             Ok(_) => {}
-            Err(e) => return Error::from(e).into_response(),
+            Err(e) => return closing(Error::from(e).into_response()),
         }
         tokio::time::sleep(delay).await;
         delay = (delay * 2).min(std::time::Duration::from_millis(200));
     }
 }
 
+/// Marks an upload's answer `Connection: close`: whatever the client sends
+/// after its body is never read as another request.
+fn closing(mut resp: Response) -> Response {
+    resp.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+    resp
+}
+
 /// Admits a job from the request's headers and streams the body into it.
-/// A failure is answered with `Connection: close`: the rest of the body
-/// (if any) is not read, so the connection is in an unknown position.
+/// Every answer is `Connection: close`: after a failure the rest of the
+/// body (if any) is not read, so the connection is in an unknown position;
+/// after a success, bytes past the body are the close check's business.
 async fn upload_job(
     app: &App,
-    first: Option<Extension<FirstRequest>>,
+    conn: Option<ConnHandle>,
     headers: &HeaderMap,
     body: Body,
+    finish: impl FnOnce(Option<ConnHandle>) -> Finish,
 ) -> std::result::Result<Submission, Response> {
     let result = async {
         let opts = submit_options(headers)?;
-        // A declared body on a connection's first request: bytes past it
-        // are caught (see `framing`).
-        let check = first.zip(opts.declared_size).map(|(Extension(f), n)| (f, n));
+        // A stated fingerprint is checked exactly: no need to watch the
+        // connection for surplus bytes.
+        let finish = if opts.content_sha256.is_some() { Finish::Now } else { finish(conn) };
+        let declared = opts.declared_size;
         let upload = app.reservoir.begin_upload(opts).await?;
-        crate::upload::receive(app, upload, body, check).await
+        crate::upload::receive(app, upload, body, declared, finish).await
     }
     .await;
-    result.map_err(|err| {
-        let mut resp = err.into_response();
-        resp.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
-        resp
-    })
+    result.map_err(|err| closing(err.into_response()))
 }
 
 /// Reads a header as UTF-8 text; repeated, non-UTF-8, empty or overlong
@@ -303,7 +376,21 @@ fn submit_options(headers: &HeaderMap) -> Result<SubmitOptions> {
             })
             .transpose()?
     };
+    let content_sha256 = header_text(headers, "x-asadb-content-sha256")?
+        .map(|t| {
+            let hex = t.to_ascii_lowercase();
+            if hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+                Ok(hex)
+            } else {
+                Err(Error::BadRequest(format!(
+                    "X-AsaDB-Content-SHA256 must be 64 hex digits (the SHA-256 of the body), \
+                     not {t:.80?}"
+                )))
+            }
+        })
+        .transpose()?;
     Ok(SubmitOptions {
+        content_sha256,
         label: header_text(headers, "x-asadb-job-label")?,
         idempotency_key: header_text(headers, "x-asadb-idempotency-key")?,
         stop_on_error,
@@ -367,7 +454,15 @@ async fn result_page(
 /// `POST /api/query`
 async fn run_query(State(app): State<App>, body: Body) -> Result<Response> {
     match &app.queries {
-        Queries::Embedded(db) => crate::query::run(db, &app.metrics, body).await,
+        Queries::Embedded(db) => {
+            let cx = crate::query::QueryContext {
+                db: db.clone(),
+                metrics: app.metrics.clone(),
+                limits: app.limits,
+                panic_marker: app.panic_marker.clone(),
+            };
+            crate::query::run(&cx, body).await
+        }
         Queries::Postgres(pg) => crate::query::run_pg(pg, &app.metrics, body).await,
     }
 }
@@ -417,32 +512,41 @@ struct FileRequest {
 }
 
 /// `POST /api/reservoir/file`: submits a server-side file.
+///
+/// Everything that touches the file system — resolving the path, opening,
+/// checking and reading the file — runs on a blocking thread: a FIFO, a
+/// device or a hung network mount can stall that thread, never the
+/// runtime. See [`open_allowed_file`] for the rules a file must meet.
 async fn submit_file(State(app): State<App>, body: Body) -> Result<Response> {
     let body = crate::query::small_body(body, 64 << 10).await?;
     let req: FileRequest = serde_json::from_slice(&body)
         .map_err(|e| Error::BadRequest(format!("invalid JSON body: {e}")))?;
-    let path = allowed_file(&app.allow_file_dirs, &req.path)?;
-    let file = std::fs::File::open(&path).map_err(|e| file_error(&path, e))?;
-    #[cfg(target_os = "linux")]
-    check_opened_path(&app.allow_file_dirs, &file)?;
-    let meta = file.metadata()?;
-    if !meta.is_file() {
-        return Err(Error::BadRequest(format!("{} is not a regular file", path.display())));
+    check_path_text(&req.path)?;
+    let import = ImportMeta {
+        format: req.format.as_deref().map(str::parse).transpose()?.unwrap_or_default(),
+        original_name: req.original_name,
+        target_table: req.target_table,
+        mode: req.mode.as_deref().map(str::parse).transpose()?.unwrap_or_default(),
+        options: req.options.parse()?,
+    };
+    // Opening and checking the file may block (a FIFO, a slow disk): off
+    // the runtime's threads.
+    let dirs = app.allow_file_dirs.clone();
+    let (file, path, len) =
+        tokio::task::spawn_blocking(move || open_allowed_file(&dirs, &req.path))
+            .await
+            .map_err(|e| Error::Internal(format!("blocking task failed: {e}")))??;
+    let mut import = import;
+    if import.original_name.is_none() {
+        import.original_name = path.file_name().map(|n| n.to_string_lossy().into_owned());
     }
-    let original_name =
-        req.original_name.or_else(|| path.file_name().map(|n| n.to_string_lossy().into_owned()));
     let opts = SubmitOptions {
         label: req.label,
         idempotency_key: req.idempotency_key,
         stop_on_error: req.stop_on_error,
-        declared_size: Some(meta.len()),
-        import: ImportMeta {
-            format: req.format.as_deref().map(str::parse).transpose()?.unwrap_or_default(),
-            original_name,
-            target_table: req.target_table,
-            mode: req.mode.as_deref().map(str::parse).transpose()?.unwrap_or_default(),
-            options: req.options.parse()?,
-        },
+        declared_size: Some(len),
+        import,
+        content_sha256: None,
     };
     let mut counted = Counted { inner: tokio::fs::File::from_std(file), app: app.clone() };
     let sub = reservoir::contract::submit(&*app.reservoir, opts, &mut counted).await?;
@@ -469,11 +573,118 @@ impl<R: tokio::io::AsyncRead + Unpin> tokio::io::AsyncRead for Counted<R> {
     }
 }
 
+/// Longest path `POST /api/reservoir/file` accepts (Linux's `PATH_MAX`).
+const MAX_PATH_BYTES: usize = 4096;
+/// Longest path component (Linux's `NAME_MAX`).
+const MAX_NAME_BYTES: usize = 255;
+
+/// Refuses path texts no file can have, before the file system is asked:
+/// a NUL byte, a component over 255 bytes, a path over 4096 bytes, or a
+/// trailing `/` (which names a directory). Each is a 400 with a message
+/// that says which.
+fn check_path_text(requested: &str) -> Result<()> {
+    if requested.contains('\0') {
+        return Err(Error::BadRequest("path must not contain a NUL byte".into()));
+    }
+    if requested.len() > MAX_PATH_BYTES {
+        return Err(Error::BadRequest(format!(
+            "path is {} bytes, longer than {MAX_PATH_BYTES}",
+            requested.len()
+        )));
+    }
+    if let Some(long) = requested.split('/').find(|c| c.len() > MAX_NAME_BYTES) {
+        return Err(Error::BadRequest(format!(
+            "path component {:.40?}… is {} bytes, longer than {MAX_NAME_BYTES}",
+            long,
+            long.len()
+        )));
+    }
+    if requested.len() > 1 && requested.ends_with('/') {
+        return Err(Error::BadRequest(format!(
+            "path {requested:?} ends with `/`: it names a directory, not a file"
+        )));
+    }
+    Ok(())
+}
+
+/// Opens a requested file for submission, if and only if:
+/// - its canonical path (symlinks resolved) lies under one of the
+///   canonical `allowed` directories, and no `..` component is used;
+/// - it is opened without blocking (`O_NONBLOCK`: a FIFO is not waited
+///   for) and without following a symlink swapped in for its last
+///   component (`O_NOFOLLOW`), and the opened descriptor's real path is
+///   still inside (a directory swapped for a symlink between the check and
+///   the open cannot escape);
+/// - it is a regular file (not a FIFO, socket, device or directory);
+/// - it has exactly one hard link: a second link could live outside the
+///   allowed tree (a link made by someone who cannot read the target's
+///   directory but can write an allowed one), and the server cannot tell
+///   where the other names are.
+///
+/// Returns the file, its canonical path and its length.
+fn open_allowed_file(
+    allowed: &[PathBuf],
+    requested: &str,
+) -> Result<(std::fs::File, PathBuf, u64)> {
+    let path = allowed_file(allowed, requested)?;
+    let mut opts = std::fs::OpenOptions::new();
+    opts.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(
+        &mut opts,
+        libc::O_NONBLOCK | libc::O_NOFOLLOW | libc::O_NOCTTY,
+    );
+    let file = opts.open(&path).map_err(|e| file_error(&path, e))?;
+    #[cfg(target_os = "linux")]
+    check_opened_path(allowed, &file)?;
+    let meta = file.metadata().map_err(|e| file_error(&path, e))?;
+    if !meta.is_file() {
+        return Err(Error::BadRequest(format!(
+            "{} is not a regular file ({})",
+            path.display(),
+            file_kind(&meta)
+        )));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if meta.nlink() != 1 {
+            return Err(Error::Forbidden(format!(
+                "{} has {} hard links: only a file with exactly one link can be shown to \
+                 lie inside an allowed directory (copy it instead of linking it)",
+                path.display(),
+                meta.nlink()
+            )));
+        }
+    }
+    Ok((file, path, meta.len()))
+}
+
+/// What kind of non-regular file `meta` describes, for error messages.
+fn file_kind(meta: &std::fs::Metadata) -> &'static str {
+    let t = meta.file_type();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_block_device() || t.is_char_device() {
+            return "a device";
+        }
+    }
+    if t.is_dir() { "a directory" } else { "not a regular file" }
+}
+
 /// Resolves a requested path to its canonical form if, and only if, it
 /// lies under one of the canonical `allowed` directories: no `..`
 /// component, and symlinks resolved before the check, so neither can step
 /// outside.
 fn allowed_file(allowed: &[PathBuf], requested: &str) -> Result<PathBuf> {
+    check_path_text(requested)?;
     let path = Path::new(requested);
     if !path.is_absolute() {
         return Err(Error::BadRequest(format!("path {requested:?} must be absolute")));
@@ -506,14 +717,24 @@ fn check_opened_path(allowed: &[PathBuf], file: &std::fs::File) -> Result<()> {
     Ok(())
 }
 
+/// The answer for a file-system error on a requested path: missing → 404,
+/// permission → 403, a symlink met by `O_NOFOLLOW` → 403, a name or path
+/// the kernel finds too long, or a non-directory used as one → 400;
+/// anything else is a server-side `io` failure.
 fn file_error(path: &Path, e: std::io::Error) -> Error {
+    use std::io::ErrorKind as K;
     match e.kind() {
-        std::io::ErrorKind::NotFound => {
-            Error::NotFound(format!("no such file: {}", path.display()))
+        K::NotFound => Error::NotFound(format!("no such file: {}", path.display())),
+        K::PermissionDenied => Error::Forbidden(format!("permission denied: {}", path.display())),
+        K::InvalidFilename => Error::BadRequest(format!("invalid file name: {}", path.display())),
+        K::NotADirectory => {
+            Error::BadRequest(format!("a component of {} is not a directory", path.display()))
         }
-        std::io::ErrorKind::PermissionDenied => {
-            Error::Forbidden(format!("permission denied: {}", path.display()))
-        }
+        K::IsADirectory => Error::BadRequest(format!("{} is a directory", path.display())),
+        _ if e.raw_os_error() == Some(libc::ELOOP) => Error::Forbidden(format!(
+            "{} is a symlink (swapped in after the check?)",
+            path.display()
+        )),
         _ => Error::Io(e),
     }
 }
@@ -611,5 +832,50 @@ mod tests {
             allowed_file(&[], &s(allowed.join("a.sql"))).unwrap_err().status(),
             StatusCode::FORBIDDEN
         );
+    }
+
+    #[test]
+    fn impossible_path_texts_are_bad_requests() {
+        let long_name = format!("/srv/{}", "a".repeat(300));
+        let long_path = format!("/{}", "ab/".repeat(1400));
+        for bad in ["/srv/a\0b.sql", &long_name, &long_path, "/srv/imports/"] {
+            let err = check_path_text(bad).unwrap_err();
+            assert_eq!(err.status(), StatusCode::BAD_REQUEST, "{bad:.60}: {err}");
+        }
+        assert!(check_path_text("/srv/imports/load.sql").is_ok());
+        assert!(check_path_text("/").is_ok());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn fifos_devices_and_hard_links_are_refused_without_blocking() {
+        let root = tempfile::tempdir().unwrap();
+        let allowed = root.path().join("in");
+        let outside = root.path().join("out");
+        std::fs::create_dir_all(&allowed).unwrap();
+        std::fs::create_dir_all(&outside).unwrap();
+        let dirs = vec![allowed.canonicalize().unwrap()];
+        let s = |p: PathBuf| p.to_string_lossy().into_owned();
+
+        let fifo = allowed.join("pipe.sql");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo(3) with a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        // Nobody ever opens the FIFO's other end: a blocking open would hang.
+        let err = open_allowed_file(&dirs, &s(fifo)).unwrap_err();
+        assert_eq!(err.status(), StatusCode::BAD_REQUEST, "{err}");
+        assert!(err.to_string().contains("FIFO"), "{err}");
+
+        std::fs::write(outside.join("secret.sql"), "SELECT 'secret';").unwrap();
+        std::fs::hard_link(outside.join("secret.sql"), allowed.join("link.sql")).unwrap();
+        let err = open_allowed_file(&dirs, &s(allowed.join("link.sql"))).unwrap_err();
+        assert_eq!(err.status(), StatusCode::FORBIDDEN, "{err}");
+
+        let err = open_allowed_file(&dirs, &s(allowed.clone())).unwrap_err();
+        assert_eq!(err.status(), StatusCode::BAD_REQUEST, "{err}");
+
+        std::fs::write(allowed.join("ok.sql"), "SELECT 1;").unwrap();
+        let (_, path, len) = open_allowed_file(&dirs, &s(allowed.join("ok.sql"))).unwrap();
+        assert_eq!((path.file_name().unwrap().to_str().unwrap(), len), ("ok.sql", 9));
     }
 }

@@ -31,6 +31,10 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     let db = asadb::Database::open_with(&args.db, asadb::Options::default())?;
     let engine = db.engine();
     let report = engine.integrity_check().map_err(asadb::Error::from)?;
+    // Close before printing: closing can still fail (a checkpoint on a full
+    // disk), and `ok` must never be followed by an error.
+    drop(engine);
+    db.close()?;
     if report.is_ok() {
         println!(
             "ok: {} — {} pages, {} free, {} tables, {} indexes, {} rows",
@@ -47,7 +51,5 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
         }
         println!("{} problem(s) in {}", report.problems.len(), args.db.display());
     }
-    drop(engine);
-    db.close()?;
     Ok(if report.is_ok() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }

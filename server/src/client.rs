@@ -190,6 +190,10 @@ pub fn submit(args: SubmitArgs) -> Result<ExitCode> {
     let file = std::fs::File::open(&args.file)
         .map_err(|e| Error::Config(format!("cannot open {}: {e}", args.file.display())))?;
     let size = file.metadata()?.len();
+    // The body's fingerprint goes with it: the server checks it and queues
+    // the job at once (no close check needed), and a file that changes
+    // while it is sent is refused instead of run half old, half new.
+    let sha256 = file_sha256(&args.file)?;
     let flag = interrupt_flag();
 
     let bar = ProgressBar::new(size).with_style(
@@ -205,7 +209,8 @@ pub fn submit(args: SubmitArgs) -> Result<ExitCode> {
         .post(client.url("/api/reservoir/jobs"))
         .header("Authorization", &client.auth)
         .header("Content-Length", size.to_string())
-        .header("Content-Type", "application/sql");
+        .header("Content-Type", "application/sql")
+        .header("X-AsaDB-Content-SHA256", &sha256);
     if let Some(label) = &args.label {
         header_safe("--label", label)?;
         req = req.header("X-AsaDB-Job-Label", label);
@@ -236,6 +241,23 @@ pub fn submit(args: SubmitArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     follow(&client, id, &flag)
+}
+
+/// The SHA-256 of a file, as lowercase hex.
+fn file_sha256(path: &std::path::Path) -> Result<String> {
+    use sha2::Digest;
+    let mut f = std::fs::File::open(path)
+        .map_err(|e| Error::Config(format!("cannot open {}: {e}", path.display())))?;
+    let mut hasher = sha2::Sha256::new();
+    let mut buf = vec![0u8; 256 << 10];
+    loop {
+        let n = std::io::Read::read(&mut f, &mut buf)?;
+        if n == 0 {
+            break;
+        }
+        hasher.update(&buf[..n]);
+    }
+    Ok(hasher.finalize().iter().map(|b| format!("{b:02x}")).collect())
 }
 
 /// Polls a job until it ends, showing its execution progress.

@@ -91,6 +91,35 @@ pub struct ServeArgs {
     /// How often idle workers re-read the queue without a notification, in milliseconds [default: 2000]
     #[arg(long, value_name = "MS")]
     pub backend_poll_interval_ms: Option<u64>,
+    /// Longest value (text or blob bytes) in a query row or a job's result
+    /// row; also the longest string or blob SQL functions build [default: 16777216]
+    #[arg(long, value_name = "N")]
+    pub max_value_bytes: Option<u64>,
+    /// Most bytes of rows in one /api/query or result page; a page ends
+    /// early (and says so) past it [default: 33554432]
+    #[arg(long, value_name = "N")]
+    pub max_page_bytes: Option<u64>,
+    /// Seconds a connection has to send a complete request head once it
+    /// has started one [default: 10]
+    #[arg(long, value_name = "N")]
+    pub http_header_timeout_seconds: Option<u64>,
+    /// Seconds an idle connection (no request in progress) is kept open [default: 60]
+    #[arg(long, value_name = "N")]
+    pub http_idle_timeout_seconds: Option<u64>,
+    /// Most connections open at once; more are answered 503 and closed
+    /// [default: 256, at most a third of the open-file limit]
+    #[arg(long, value_name = "N")]
+    pub http_max_connections: Option<usize>,
+    /// Slowest upload accepted: an upload that receives fewer bytes than
+    /// this rate over any window of --upload-rate-window-seconds fails [default: 1024]
+    #[arg(long, value_name = "N")]
+    pub upload_min_bytes_per_second: Option<u64>,
+    /// The window of the minimum upload rate, in seconds [default: 60]
+    #[arg(long, value_name = "N")]
+    pub upload_rate_window_seconds: Option<u64>,
+    /// A /api/query statement running longer is stopped (422 statement_timeout) [default: 30]
+    #[arg(long, value_name = "N")]
+    pub query_timeout_seconds: Option<u64>,
 }
 
 /// The keys of `asadb.toml`: the flags' names.
@@ -118,6 +147,63 @@ struct FileConfig {
     backend_pool_size: Option<usize>,
     backend_poll_only: Option<bool>,
     backend_poll_interval_ms: Option<u64>,
+    max_value_bytes: Option<u64>,
+    max_page_bytes: Option<u64>,
+    http_header_timeout_seconds: Option<u64>,
+    http_idle_timeout_seconds: Option<u64>,
+    http_max_connections: Option<usize>,
+    upload_min_bytes_per_second: Option<u64>,
+    upload_rate_window_seconds: Option<u64>,
+    query_timeout_seconds: Option<u64>,
+}
+
+/// The server's limits on what one request or connection may cost.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Longest value in a query or result row (and built by SQL functions).
+    pub max_value_bytes: usize,
+    /// Most bytes of rows in one page.
+    pub max_page_bytes: usize,
+    /// Time to finish a request head once its first byte arrived.
+    pub header_timeout: Duration,
+    /// Time an idle connection is kept.
+    pub idle_timeout: Duration,
+    /// Connections served at once.
+    pub max_connections: usize,
+    /// Slowest accepted upload: bytes per second, averaged over `rate_window`.
+    pub min_upload_rate: u64,
+    pub rate_window: Duration,
+    /// The statement timeout of `/api/query`.
+    pub query_timeout: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_value_bytes: 16 << 20,
+            max_page_bytes: 32 << 20,
+            header_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(60),
+            max_connections: default_max_connections(),
+            min_upload_rate: 1024,
+            rate_window: Duration::from_secs(60),
+            query_timeout: Duration::from_secs(30),
+        }
+    }
+}
+
+/// 256 connections, or a third of the soft open-file limit if that is
+/// lower (each connection is one descriptor; the rest stays for the
+/// database, the spool, results and the refusals themselves).
+fn default_max_connections() -> usize {
+    let mut lim = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: getrlimit(2) writes into the struct we pass.
+    let soft = if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } == 0 {
+        lim.rlim_cur
+    } else {
+        1024
+    };
+    (soft / 3).clamp(8, 256) as usize
 }
 
 /// The resolved settings of one `serve` run.
@@ -136,6 +222,7 @@ pub struct ServeConfig {
     /// The PostgreSQL backend, when the Reservoir lives there (its
     /// `reservoir` settings are filled in at start-up).
     pub backend: Option<asadb_reservoir_pg::PgConfig>,
+    pub limits: Limits,
 }
 
 impl ServeArgs {
@@ -186,6 +273,33 @@ impl ServeArgs {
         {
             cfg.baseline_reservation = positive("reservoir-baseline-reservation-bytes", n)?;
         }
+        let mut limits = Limits::default();
+        if let Some(n) = self.max_value_bytes.or(file.max_value_bytes) {
+            limits.max_value_bytes = positive("max-value-bytes", n.min(1_000_000_000))? as usize;
+        }
+        if let Some(n) = self.max_page_bytes.or(file.max_page_bytes) {
+            limits.max_page_bytes = positive("max-page-bytes", n.min(1 << 40))? as usize;
+        }
+        if let Some(n) = self.http_header_timeout_seconds.or(file.http_header_timeout_seconds) {
+            limits.header_timeout =
+                Duration::from_secs(positive("http-header-timeout-seconds", n)?);
+        }
+        if let Some(n) = self.http_idle_timeout_seconds.or(file.http_idle_timeout_seconds) {
+            limits.idle_timeout = Duration::from_secs(positive("http-idle-timeout-seconds", n)?);
+        }
+        if let Some(n) = self.http_max_connections.or(file.http_max_connections) {
+            limits.max_connections = positive("http-max-connections", n as u64)? as usize;
+        }
+        if let Some(n) = self.upload_min_bytes_per_second.or(file.upload_min_bytes_per_second) {
+            limits.min_upload_rate = n;
+        }
+        if let Some(n) = self.upload_rate_window_seconds.or(file.upload_rate_window_seconds) {
+            limits.rate_window = Duration::from_secs(positive("upload-rate-window-seconds", n)?);
+        }
+        if let Some(n) = self.query_timeout_seconds.or(file.query_timeout_seconds) {
+            limits.query_timeout = Duration::from_secs(positive("query-timeout-seconds", n)?);
+        }
+        cfg.max_value_bytes = limits.max_value_bytes;
         let dirs =
             if self.allow_file_dir.is_empty() { file.allow_file_dir } else { self.allow_file_dir };
         let allow_file_dirs = dirs
@@ -261,6 +375,7 @@ impl ServeArgs {
             config_file,
             worker,
             backend,
+            limits,
         })
     }
 }

@@ -48,6 +48,19 @@ pub enum Error {
     /// The request body broke off (client disconnect, bad chunk framing).
     #[error("reading the request body failed: {0}")]
     BodyRead(String),
+    /// The request body arrived slower than the minimum rate. (408)
+    #[error("{0}")]
+    TooSlow(String),
+    /// A transfer coding the server does not decode (anything but
+    /// `chunked`). (501)
+    #[error("{0}")]
+    NotImplemented(String),
+    /// A content coding the server does not decode. (415)
+    #[error("{0}")]
+    UnsupportedMedia(String),
+    /// The connection limit is reached. (503, retryable)
+    #[error("the server is serving its limit of {0} connections; try again shortly")]
+    TooManyConnections(usize),
     /// A bug or a lost worker thread. (500)
     #[error("internal error: {0}")]
     Internal(String),
@@ -76,6 +89,10 @@ impl Error {
             Error::NotFound(_) => StatusCode::NOT_FOUND,
             Error::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Error::BodyRead(_) => StatusCode::BAD_REQUEST,
+            Error::TooSlow(_) => StatusCode::REQUEST_TIMEOUT,
+            Error::NotImplemented(_) => StatusCode::NOT_IMPLEMENTED,
+            Error::UnsupportedMedia(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Error::TooManyConnections(_) => StatusCode::SERVICE_UNAVAILABLE,
             Error::Engine(e) => crate::query::engine_status(e).0,
             Error::RequestTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             Error::Internal(_) | Error::Config(_) | Error::Io(_) | Error::Client(_) => {
@@ -99,7 +116,11 @@ impl Error {
             Error::NotFound(_) => "not_found",
             Error::MethodNotAllowed => "method_not_allowed",
             Error::BodyRead(_) => "body_read_failed",
-            Error::Internal(_) => "internal",
+            Error::TooSlow(_) => "too_slow",
+            Error::NotImplemented(_) => "not_implemented",
+            Error::UnsupportedMedia(_) => "unsupported_media_type",
+            Error::TooManyConnections(_) => "too_many_connections",
+            Error::Internal(_) => "internal_error",
             Error::Config(_) => "config",
             Error::Io(_) => "io",
             Error::Client(_) => "unreachable",
@@ -112,7 +133,7 @@ impl Error {
         match self {
             Error::Reservoir(e) => e.is_retryable(),
             Error::Engine(e) => e.is_retryable(),
-            Error::Client(_) => true,
+            Error::Client(_) | Error::TooManyConnections(_) => true,
             _ => false,
         }
     }
@@ -125,6 +146,7 @@ fn reservoir_status(e: &reservoir::Error) -> StatusCode {
         R::InvalidInput(_) | R::Unsupported(_) => StatusCode::BAD_REQUEST,
         R::NotFound(_) => StatusCode::NOT_FOUND,
         R::Conflict(_) | R::InvalidState(_) | R::Cancelled(_) => StatusCode::CONFLICT,
+        R::FingerprintMismatch(_) => StatusCode::BAD_REQUEST,
         R::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
         R::CapacityExhausted(_) => StatusCode::TOO_MANY_REQUESTS,
         R::ShuttingDown | R::Backend(_) => StatusCode::SERVICE_UNAVAILABLE,

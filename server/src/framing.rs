@@ -1,129 +1,409 @@
-//! Catching a request body that is longer than its `Content-Length`.
+//! The connection layer: accepting connections, bounding what each may
+//! cost, and the close check of uploads. HTTP itself — framing, parsing,
+//! keep-alive — is hyper's; this module drives hyper's HTTP/1.1 connections
+//! (`hyper::server::conn::http1`) and watches them from outside.
 //!
-//! HTTP/1.1 framing ends a body at its declared length: bytes a client
-//! sends past it are, to the protocol, the start of the next request. For
-//! an upload that is a lie (the client means them as body), and DESIGN §5
-//! wants it answered like any body past the ceiling: 413, nothing queued,
-//! no spool file.
+//! Rules (documented in docs/api.md, "Connections"):
+//! - **Connection limit.** At most `max_connections` connections are
+//!   served at once. One more is answered `503 too_many_connections`
+//!   (`Retry-After: 2`, `Connection: close`) by a tiny hyper connection of
+//!   its own, and closed; past a further margin of refusals in progress,
+//!   new connections are closed at once. The limit defaults to a third of
+//!   the open-file limit (at most 256), so accepting and refusing never
+//!   runs out of descriptors.
+//! - **Header timeout.** A request head must be complete within
+//!   `header_timeout` of its first byte (slow-header clients), else the
+//!   connection is closed.
+//! - **Idle timeout.** A connection with no request in progress is closed
+//!   after `idle_timeout` without a byte.
+//! - **Send timeout.** A response the client does not read (the socket
+//!   refuses bytes) for `idle_timeout` closes the connection.
+//! - **Automatic errors.** hyper answers requests it cannot parse itself
+//!   (`400`, `414`, `431`) with an empty body; those answers are rewritten,
+//!   as they leave, into the API's JSON error shape. Only answers written
+//!   while no request is with the router can be hyper's, so no handler's
+//!   answer is ever touched.
+//! - **Upload close check.** An upload handler may [`ConnHandle::hold`] its
+//!   job: it answers with `Connection: close`, and once hyper has finished
+//!   the connection, the bytes hyper read past the request (its read
+//!   buffer, [`hyper::server::conn::http1::Parts`]) and whatever arrives
+//!   before the client closes (up to [`CLOSE_GRACE`]) decide: nothing → the
+//!   job is released (queued); any byte → it is refused (failed), because
+//!   the body went on past its `Content-Length`.
 //!
-//! [`Listener`] hands hyper [`Metered`] connections, which count the bytes
-//! read from the socket and note where the first request's head ends (the
-//! first `\r\n\r\n`). When an upload that is the first request on its
-//! connection has read its declared body, [`FirstRequest::surplus`] tells
-//! whether more bytes already arrived: either hyper has read past
-//! `head + Content-Length`, or the socket holds unread bytes (a
-//! non-blocking peek through a duplicate of the socket's descriptor).
-//! A client may not pipeline another request behind a POST before its
-//! answer (RFC 9112 §9.3.2), so such bytes are the body's surplus.
+//! - **Lingering close.** A connection hyper has finished is shut for
+//!   writing and drained (up to [`LINGER`]) before it is closed, so an
+//!   answer sent before its request body was read reaches the client.
 //!
-//! Limits, documented in docs/api.md: only the first request of a
-//! connection is checked (later ones on a kept-alive connection have no
-//! known head offset); bytes still in flight when the body ends are not
-//! seen, so a lie by a few bytes sent in a separate, later packet is
-//! framed as usual (the job holds exactly the declared bytes, the rest is
-//! refused as a malformed next request).
+//! Bookkeeping per connection ([`ConnState`]): requests in flight (from
+//! the router's call until the response body is done), when the current
+//! head's first byte arrived, the last byte in or out, since when a write
+//! has been refused, bytes read.
 
+use std::future::{Future, poll_fn};
 use std::io;
-use std::net::SocketAddr;
-use std::os::fd::AsFd;
-use std::pin::Pin;
+use std::pin::{Pin, pin};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::task::{Context, Poll};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use axum::extract::connect_info::Connected;
-use axum::extract::{ConnectInfo, Request};
-use axum::middleware::Next;
-use axum::response::Response;
-use axum::serve::IncomingStream;
-use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use asadb::reservoir::JobId;
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Request, Response};
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use parking_lot::Mutex;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
+use tokio_util::sync::CancellationToken;
+use tower_service::Service;
 
-/// A TCP listener whose connections are [`Metered`].
-pub struct Listener(pub TcpListener);
+use crate::config::Limits;
+use crate::error::Error;
 
-impl axum::serve::Listener for Listener {
-    type Io = Metered;
-    type Addr = SocketAddr;
+/// How long the close check of an upload waits for the client to close
+/// (or to send more) after the response.
+pub const CLOSE_GRACE: Duration = Duration::from_secs(1);
 
-    async fn accept(&mut self) -> (Metered, SocketAddr) {
-        loop {
-            match self.0.accept().await {
-                Ok((stream, addr)) => match Metered::new(stream) {
-                    Ok(m) => return (m, addr),
-                    Err(e) => tracing::warn!("dropping a connection from {addr}: {e}"),
-                },
-                Err(e) => {
-                    // Out of descriptors and the like: wait, then go on.
-                    tracing::warn!("accept failed: {e}");
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                }
-            }
-        }
-    }
-
-    fn local_addr(&self) -> io::Result<SocketAddr> {
-        self.0.local_addr()
-    }
+/// What the close check found, passed to the [`CloseCheck`] callback.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AfterBody {
+    /// Nothing followed the body before the connection ended.
+    Nothing,
+    /// This many bytes (at least) followed it.
+    Surplus(usize),
 }
 
-/// What the handlers can learn about a connection.
-#[derive(Debug)]
-pub struct Meter {
-    /// Bytes read from the socket so far.
-    read: AtomicU64,
-    /// Offset just past the first `\r\n\r\n`; `u64::MAX` until seen.
-    head_end: AtomicU64,
-    /// Requests that started on this connection.
-    requests: AtomicU32,
-    /// A duplicate of the socket's descriptor, for peeking.
-    peer: std::net::TcpStream,
-}
+/// Releases or refuses a held job once its connection has ended (called on
+/// a blocking thread).
+pub type CloseCheck = Arc<dyn Fn(JobId, AfterBody) + Send + Sync>;
 
-/// A connection that meters what it reads.
-pub struct Metered {
-    stream: TcpStream,
-    meter: Arc<Meter>,
-    /// Bytes of `\r\n\r\n` matched so far (until the first head ends).
-    matched: u8,
-}
-
-impl Metered {
-    fn new(stream: TcpStream) -> io::Result<Metered> {
-        let peer = std::net::TcpStream::from(stream.as_fd().try_clone_to_owned()?);
-        let meter = Meter {
-            read: AtomicU64::new(0),
-            head_end: AtomicU64::new(u64::MAX),
-            requests: AtomicU32::new(0),
-            peer,
+/// Accepts connections on `listener` and serves `router` on them until
+/// `stop` fires; then stops accepting, lets every connection finish its
+/// request in progress (hyper's graceful shutdown) and returns once all
+/// have ended (the caller bounds the wait).
+pub async fn serve(
+    listener: TcpListener,
+    router: Router,
+    limits: Limits,
+    on_close: CloseCheck,
+    stop: CancellationToken,
+) -> io::Result<()> {
+    let open = Arc::new(AtomicUsize::new(0));
+    let refusing = Arc::new(AtomicUsize::new(0));
+    let tracker = tokio_util::task::TaskTracker::new();
+    let refusal_margin = limits.max_connections / 4 + 8;
+    loop {
+        let accepted = tokio::select! {
+            () = stop.cancelled() => break,
+            a = listener.accept() => a,
         };
-        Ok(Metered { stream, meter: Arc::new(meter), matched: 0 })
+        let (stream, _addr) = match accepted {
+            Ok(a) => a,
+            Err(e) => {
+                // Out of descriptors and the like: wait, then go on.
+                tracing::warn!("accept failed: {e}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        if open.load(Ordering::SeqCst) >= limits.max_connections {
+            if refusing.fetch_add(1, Ordering::SeqCst) >= refusal_margin {
+                refusing.fetch_sub(1, Ordering::SeqCst);
+                drop(stream);
+                continue;
+            }
+            let refusing = refusing.clone();
+            tracker.spawn(async move {
+                refuse(stream, limits.max_connections).await;
+                refusing.fetch_sub(1, Ordering::SeqCst);
+            });
+            continue;
+        }
+        open.fetch_add(1, Ordering::SeqCst);
+        let open = open.clone();
+        let (router, on_close, stop) = (router.clone(), on_close.clone(), stop.clone());
+        tracker.spawn(async move {
+            serve_connection(stream, router, limits, on_close, stop).await;
+            open.fetch_sub(1, Ordering::SeqCst);
+        });
     }
+    tracker.close();
+    tracker.wait().await;
+    Ok(())
+}
 
-    fn saw(&mut self, bytes: &[u8]) {
-        let start = self.meter.read.load(Ordering::Relaxed);
-        if self.meter.head_end.load(Ordering::Relaxed) == u64::MAX {
-            for (i, &b) in bytes.iter().enumerate() {
-                let want = b"\r\n\r\n"[self.matched as usize];
-                self.matched = if b == want {
-                    self.matched + 1
-                } else if b == b'\r' {
-                    1
+/// Answers one connection past the limit with a 503 and closes it.
+async fn refuse(stream: TcpStream, max: usize) {
+    let svc = hyper::service::service_fn(move |_req: Request<Incoming>| async move {
+        let mut resp = axum::response::IntoResponse::into_response(Error::TooManyConnections(max));
+        resp.headers_mut()
+            .insert(axum::http::header::CONNECTION, axum::http::HeaderValue::from_static("close"));
+        Ok::<_, std::convert::Infallible>(resp)
+    });
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder.timer(TokioTimer::new()).header_read_timeout(Duration::from_secs(2)).keep_alive(false);
+    let conn = builder.serve_connection(TokioIo::new(stream), svc);
+    let _ = tokio::time::timeout(Duration::from_secs(5), conn).await;
+}
+
+/// Serves one connection to its end, then runs the close check of a held
+/// upload.
+async fn serve_connection(
+    stream: TcpStream,
+    router: Router,
+    limits: Limits,
+    on_close: CloseCheck,
+    stop: CancellationToken,
+) {
+    let state = Arc::new(ConnState::new());
+    let io = Watched { stream, state: state.clone(), rewrite: Rewrite::Pass };
+    let svc_state = state.clone();
+    let svc = hyper::service::service_fn(move |mut req: Request<Incoming>| {
+        let guard = svc_state.begin_request();
+        req.extensions_mut().insert(ConnHandle(svc_state.clone()));
+        let mut router = router.clone();
+        let fut: Pin<
+            Box<dyn Future<Output = Result<Response<Body>, std::convert::Infallible>> + Send>,
+        > = Box::pin(async move {
+            let resp = router.call(req.map(Body::new)).await?;
+            // The request stays in flight until its body is sent.
+            Ok(resp.map(|b| Body::new(Guarded { inner: b, _guard: guard })))
+        });
+        fut
+    });
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    // Head and idle timeouts are this module's (hyper's one timer would
+    // close idle keep-alive connections after the header timeout).
+    builder.timer(TokioTimer::new()).header_read_timeout(None).keep_alive(true);
+    let mut conn = builder.serve_connection(TokioIo::new(io), svc);
+    let mut stopping = pin!(stop.cancelled());
+    let mut watchdog = pin!(watchdog(state.clone(), limits));
+    let mut graceful = false;
+    let ended = poll_fn(|cx| {
+        if !graceful && stopping.as_mut().poll(cx).is_ready() {
+            Pin::new(&mut conn).graceful_shutdown();
+            graceful = true;
+        }
+        if let Poll::Ready(why) = watchdog.as_mut().poll(cx) {
+            return Poll::Ready(Err(why));
+        }
+        conn.poll_without_shutdown(cx).map(|r| r.map_err(|_| "error"))
+    })
+    .await;
+    let held = state.held.lock().take();
+    match ended {
+        Ok(()) => {
+            let parts = conn.into_parts();
+            let mut stream = parts.io.into_inner().stream;
+            if let Some(id) = held {
+                let after = if parts.read_buf.is_empty() {
+                    wait_for_close(&mut stream).await
                 } else {
-                    0
+                    AfterBody::Surplus(parts.read_buf.len())
                 };
-                if self.matched == 4 {
-                    self.meter.head_end.store(start + i as u64 + 1, Ordering::Relaxed);
-                    break;
-                }
+                tokio::task::spawn_blocking(move || on_close(id, after));
+            } else if parts.read_buf.is_empty() {
+                linger(&mut stream).await;
+            }
+            drop(stream);
+        }
+        Err(why) => {
+            if why != "error" {
+                tracing::debug!("closing a connection: {why}");
+            }
+            // The body was complete when the job was held; nothing more was
+            // seen (hyper failed writing, or a timeout).
+            if let Some(id) = held {
+                tokio::task::spawn_blocking(move || on_close(id, AfterBody::Nothing));
             }
         }
-        self.meter.read.store(start + bytes.len() as u64, Ordering::Relaxed);
     }
 }
 
-impl AsyncRead for Metered {
+/// Reads what the client sends after its response until it closes, up to
+/// [`CLOSE_GRACE`]: any byte is surplus.
+async fn wait_for_close(stream: &mut TcpStream) -> AfterBody {
+    let mut buf = [0u8; 4096];
+    match tokio::time::timeout(CLOSE_GRACE, stream.read(&mut buf)).await {
+        Ok(Ok(n)) if n > 0 => AfterBody::Surplus(n),
+        // EOF, a reset (the client is gone) or silence: nothing followed.
+        _ => AfterBody::Nothing,
+    }
+}
+
+/// How long (at most) a connection hyper has finished is drained before it
+/// is closed, and how many bytes (at most) are read and dropped meanwhile.
+pub const LINGER: Duration = Duration::from_secs(2);
+const LINGER_BYTES: u64 = 64 << 20;
+
+/// A lingering close (nginx's `lingering_close`): when an answer was sent
+/// before its request's body was read (an upload refused with 413, 429 or
+/// 507 from its headers), closing at once would make the kernel reset the
+/// connection while the client is still sending, and the client would see
+/// the reset, not the answer. So the write side is shut first and what the
+/// client still sends is read and dropped until it closes, for at most
+/// [`LINGER`] and `LINGER_BYTES`.
+async fn linger(stream: &mut TcpStream) {
+    use tokio::io::AsyncWriteExt;
+    if stream.shutdown().await.is_err() {
+        return;
+    }
+    let deadline = tokio::time::Instant::now() + LINGER;
+    let mut buf = vec![0u8; 64 << 10];
+    let mut drained = 0u64;
+    while drained < LINGER_BYTES {
+        match tokio::time::timeout_at(deadline, stream.read(&mut buf)).await {
+            Ok(Ok(n)) if n > 0 => drained += n as u64,
+            _ => return,
+        }
+    }
+}
+
+/// Resolves when the connection has run past one of its deadlines.
+async fn watchdog(state: Arc<ConnState>, limits: Limits) -> &'static str {
+    loop {
+        let now = Instant::now();
+        match state.deadline(limits) {
+            Some((at, why)) if at <= now => return why,
+            Some((at, _)) => {
+                tokio::time::sleep_until(at.min(now + Duration::from_secs(1)).into()).await
+            }
+            None => tokio::time::sleep(Duration::from_secs(1)).await,
+        }
+    }
+}
+
+/// What the connection layer knows about one connection.
+#[derive(Debug)]
+pub struct ConnState {
+    started: Instant,
+    /// Requests given to the router whose response is not done.
+    in_flight: AtomicUsize,
+    /// Milliseconds since `started` of the last byte read or written.
+    last_active_ms: AtomicU64,
+    /// When the first byte of a head arrived while no request was in
+    /// flight (the head in progress).
+    head_started: Mutex<Option<Instant>>,
+    /// Since when the socket refuses the bytes being written.
+    write_blocked: Mutex<Option<Instant>>,
+    bytes_read: AtomicU64,
+    /// The job of an upload waiting for the close check.
+    held: Mutex<Option<JobId>>,
+}
+
+impl ConnState {
+    fn new() -> ConnState {
+        ConnState {
+            started: Instant::now(),
+            in_flight: AtomicUsize::new(0),
+            last_active_ms: AtomicU64::new(0),
+            head_started: Mutex::new(None),
+            write_blocked: Mutex::new(None),
+            bytes_read: AtomicU64::new(0),
+            held: Mutex::new(None),
+        }
+    }
+
+    fn touch(&self) {
+        let ms = self.started.elapsed().as_millis() as u64;
+        self.last_active_ms.store(ms, Ordering::Relaxed);
+    }
+
+    fn begin_request(self: &Arc<Self>) -> RequestGuard {
+        self.in_flight.fetch_add(1, Ordering::SeqCst);
+        *self.head_started.lock() = None;
+        RequestGuard(self.clone())
+    }
+
+    /// The next deadline and what it is.
+    fn deadline(&self, limits: Limits) -> Option<(Instant, &'static str)> {
+        if let Some(t) = *self.write_blocked.lock() {
+            return Some((t + limits.idle_timeout, "the client stopped reading its response"));
+        }
+        if self.in_flight.load(Ordering::SeqCst) > 0 {
+            return None;
+        }
+        if let Some(t) = *self.head_started.lock() {
+            return Some((t + limits.header_timeout, "the request head took too long"));
+        }
+        let last =
+            self.started + Duration::from_millis(self.last_active_ms.load(Ordering::Relaxed));
+        Some((last + limits.idle_timeout, "idle"))
+    }
+}
+
+/// Ends a request's time in flight when dropped (with its response body).
+struct RequestGuard(Arc<ConnState>);
+
+impl Drop for RequestGuard {
+    fn drop(&mut self) {
+        self.0.in_flight.fetch_sub(1, Ordering::SeqCst);
+        self.0.touch();
+    }
+}
+
+/// A response body that keeps its request in flight until it is done.
+struct Guarded {
+    inner: Body,
+    _guard: RequestGuard,
+}
+
+impl http_body::Body for Guarded {
+    type Data = bytes::Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
+        Pin::new(&mut self.inner).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.inner.size_hint()
+    }
+}
+
+/// What handlers can do with their connection (a request extension).
+#[derive(Clone, Debug)]
+pub struct ConnHandle(Arc<ConnState>);
+
+impl ConnHandle {
+    /// Asks for the close check of `job` once this connection ends (the
+    /// handler answers with `Connection: close`).
+    pub fn hold(&self, job: JobId) {
+        *self.0.held.lock() = Some(job);
+    }
+
+    /// Bytes read from the socket so far.
+    pub fn bytes_read(&self) -> u64 {
+        self.0.bytes_read.load(Ordering::SeqCst)
+    }
+}
+
+/// Whether writes pass or hyper's automatic error answer is replaced.
+enum Rewrite {
+    Pass,
+    /// Our answer, partly written: the bytes still to send.
+    Replacing(bytes::Bytes),
+}
+
+/// The socket as hyper sees it, with the bookkeeping of [`ConnState`].
+struct Watched {
+    stream: TcpStream,
+    state: Arc<ConnState>,
+    rewrite: Rewrite,
+}
+
+impl AsyncRead for Watched {
     fn poll_read(
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
@@ -131,117 +411,134 @@ impl AsyncRead for Metered {
     ) -> Poll<io::Result<()>> {
         let before = buf.filled().len();
         let r = Pin::new(&mut self.stream).poll_read(cx, buf);
-        if let Poll::Ready(Ok(())) = r {
-            let this = &mut *self;
-            this.saw(&buf.filled()[before..]);
+        let n = buf.filled().len() - before;
+        if n > 0 {
+            let st = &self.state;
+            st.bytes_read.fetch_add(n as u64, Ordering::SeqCst);
+            st.touch();
+            if st.in_flight.load(Ordering::SeqCst) == 0 {
+                st.head_started.lock().get_or_insert_with(Instant::now);
+            }
         }
         r
     }
 }
 
-impl AsyncWrite for Metered {
+impl AsyncWrite for Watched {
     fn poll_write(
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.stream).poll_write(cx, buf)
+        let this = &mut *self;
+        if matches!(this.rewrite, Rewrite::Pass)
+            && this.state.in_flight.load(Ordering::SeqCst) == 0
+            && let Some(status) = automatic_status(buf)
+        {
+            // No request is with the router: this is hyper answering a
+            // request it could not parse. Send the API's error instead.
+            this.rewrite = Rewrite::Replacing(json_answer(status));
+        }
+        if let Rewrite::Replacing(rest) = &mut this.rewrite {
+            while !rest.is_empty() {
+                match Pin::new(&mut this.stream).poll_write(cx, rest) {
+                    Poll::Ready(Ok(n)) => bytes::Buf::advance(rest, n),
+                    Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                    Poll::Pending => return Poll::Pending,
+                }
+            }
+            // hyper's own bytes are swallowed: its answer is replaced.
+            return Poll::Ready(Ok(buf.len()));
+        }
+        let r = Pin::new(&mut this.stream).poll_write(cx, buf);
+        match &r {
+            Poll::Pending => {
+                this.state.write_blocked.lock().get_or_insert_with(Instant::now);
+            }
+            Poll::Ready(_) => {
+                this.state.write_blocked.lock().take();
+                this.state.touch();
+            }
+        }
+        r
     }
+
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         Pin::new(&mut self.stream).poll_flush(cx)
     }
+
     fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         Pin::new(&mut self.stream).poll_shutdown(cx)
     }
-    fn poll_write_vectored(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        bufs: &[io::IoSlice<'_>],
-    ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.stream).poll_write_vectored(cx, bufs)
-    }
-    fn is_write_vectored(&self) -> bool {
-        self.stream.is_write_vectored()
-    }
 }
 
-/// The connect info handlers get: the connection's meter.
-#[derive(Clone, Debug)]
-pub struct Conn(pub Arc<Meter>);
-
-impl Connected<IncomingStream<'_, Listener>> for Conn {
-    fn connect_info(stream: IncomingStream<'_, Listener>) -> Conn {
-        Conn(stream.io().meter.clone())
+/// The status of an answer hyper writes by itself, if `buf` is one. hyper
+/// writes it (`on_parse_error`) as a bare head: a 4xx status line,
+/// `content-length: 0`, `date`, nothing else — no `content-type` and no
+/// body, which every answer of the router has.
+fn automatic_status(buf: &[u8]) -> Option<u16> {
+    let rest = buf.strip_prefix(b"HTTP/1.1 ").or_else(|| buf.strip_prefix(b"HTTP/1.0 "))?;
+    let code = std::str::from_utf8(rest.get(..3)?).ok()?.parse::<u16>().ok()?;
+    if !(400..500).contains(&code) || !buf.ends_with(b"\r\n\r\n") || buf.len() > 512 {
+        return None;
     }
+    let head = String::from_utf8_lossy(buf).to_ascii_lowercase();
+    let bare = head.contains("\r\ncontent-length: 0\r\n") && !head.contains("\r\ncontent-type:");
+    bare.then_some(code)
 }
 
-/// Marks a request that is the first on its connection.
-#[derive(Clone, Debug)]
-pub struct FirstRequest(Arc<Meter>);
-
-impl FirstRequest {
-    /// True when bytes past `head + declared` have arrived (read by hyper
-    /// or waiting in the socket).
-    pub fn surplus(&self, declared: u64) -> bool {
-        let m = &self.0;
-        let head_end = m.head_end.load(Ordering::Relaxed);
-        if head_end == u64::MAX {
-            return false;
-        }
-        if m.read.load(Ordering::Relaxed) > head_end.saturating_add(declared) {
-            return true;
-        }
-        // The descriptor is non-blocking (tokio set it): no data is
-        // `WouldBlock`, a closed peer is `Ok(0)`.
-        let mut byte = [0u8; 1];
-        matches!(m.peer.peek(&mut byte), Ok(n) if n > 0)
-    }
-}
-
-/// Middleware: counts the connection's requests and marks the first.
-pub async fn mark_first(mut req: Request, next: Next) -> Response {
-    let meter = req.extensions().get::<ConnectInfo<Conn>>().map(|c| c.0.0.clone());
-    if let Some(meter) = meter
-        && meter.requests.fetch_add(1, Ordering::Relaxed) == 0
-    {
-        req.extensions_mut().insert(FirstRequest(meter));
-    }
-    next.run(req).await
+/// The API's JSON error answer for a status hyper chose.
+fn json_answer(status: u16) -> bytes::Bytes {
+    let (reason, code, message) = match status {
+        431 => (
+            "Request Header Fields Too Large",
+            "too_large",
+            "the request head is too large (too many or too long header fields)",
+        ),
+        414 => ("URI Too Long", "too_large", "the request target is too long"),
+        400 => ("Bad Request", "invalid_input", "the request is not valid HTTP/1.1"),
+        _ => ("Bad Request", "invalid_input", "the request could not be read"),
+    };
+    let body = serde_json::json!({"error": {"code": code, "message": message, "retryable": false}})
+        .to_string();
+    bytes::Bytes::from(format!(
+        "HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\
+         connection: close\r\n\r\n{body}",
+        body.len()
+    ))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    async fn pair() -> (Metered, TcpStream) {
-        let l = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let client = TcpStream::connect(l.local_addr().unwrap()).await.unwrap();
-        let (server, _) = l.accept().await.unwrap();
-        (Metered::new(server).unwrap(), client)
-    }
-
-    #[tokio::test]
-    async fn finds_the_head_end_across_reads_and_counts_bytes() {
-        use tokio::io::{AsyncReadExt, AsyncWriteExt};
-        let (mut m, mut client) = pair().await;
-        // The terminator split over two writes, a false start before it.
-        client.write_all(b"POST / HTTP/1.1\r\nA: b\r\r\n\r").await.unwrap();
-        let mut buf = [0u8; 64];
-        let n = m.read(&mut buf).await.unwrap();
-        assert_eq!(n, 25);
-        assert_eq!(m.meter.head_end.load(Ordering::Relaxed), u64::MAX);
-        client.write_all(b"\nbody").await.unwrap();
-        let mut got = 0;
-        while got < 5 {
-            got += m.read(&mut buf).await.unwrap();
-        }
-        assert_eq!(m.meter.head_end.load(Ordering::Relaxed), 26);
-        assert_eq!(m.meter.read.load(Ordering::Relaxed), 30);
-        let first = FirstRequest(m.meter.clone());
-        assert!(!first.surplus(4), "exactly head + 4 bytes read, nothing waiting");
-        assert!(first.surplus(3), "one byte past a declared 3");
-        client.write_all(b"x").await.unwrap();
-        tokio::time::sleep(Duration::from_millis(50)).await;
-        assert!(first.surplus(4), "a byte waits in the socket");
+    #[test]
+    fn hyper_answers_are_recognised_and_replaced_with_json() {
+        let bare = |s: &str| {
+            format!(
+                "HTTP/1.1 {s}\r\ncontent-length: 0\r\ndate: Sat, 01 Jan 2000 00:00:00 GMT\r\n\r\n"
+            )
+        };
+        assert_eq!(
+            automatic_status(bare("431 Request Header Fields Too Large").as_bytes()),
+            Some(431)
+        );
+        assert_eq!(automatic_status(bare("400 Bad Request").as_bytes()), Some(400));
+        assert_eq!(automatic_status(bare("200 OK").as_bytes()), None);
+        assert_eq!(automatic_status(b"{\"a\":1}"), None);
+        // The router's own answers carry a type and a body.
+        let ours = "HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\n\
+                    content-length: 0\r\n\r\n";
+        assert_eq!(automatic_status(ours.as_bytes()), None);
+        let with_body = format!("{}{{}}", bare("400 Bad Request"));
+        assert_eq!(automatic_status(with_body.as_bytes()), None);
+        let answer = json_answer(431);
+        let text = std::str::from_utf8(&answer).unwrap();
+        let (head, body) = text.split_once("\r\n\r\n").unwrap();
+        assert!(head.starts_with("HTTP/1.1 431 "), "{head}");
+        assert!(head.contains(&format!("content-length: {}", body.len())), "{head}");
+        let v: serde_json::Value = serde_json::from_str(body).unwrap();
+        assert_eq!(v["error"]["code"], "too_large");
+        assert_eq!(v["error"]["retryable"], false);
     }
 }

@@ -1,8 +1,9 @@
 //! Prometheus metrics in the text exposition format (version 0.0.4).
 //!
 //! Names carry the `asadb_` prefix and base units (seconds, bytes);
-//! counters end in `_total`. HTTP metrics are labelled by the matched route
-//! (never by the raw path, so unknown paths cannot grow the label set).
+//! counters end in `_total`. HTTP metrics are labelled by the method (the
+//! standard ones, else `other`) and the matched route (else `other`) —
+//! never by the raw method or path, so no request can grow the label set.
 //! Reservoir gauges are read from [`asadb::reservoir::Stats`] at scrape
 //! time; the byte counter is kept here because the library does not count
 //! across restarts either.
@@ -14,6 +15,27 @@ use std::time::Duration;
 
 use asadb::reservoir::Stats;
 use parking_lot::Mutex;
+
+/// The label of every method, route or status outside the fixed sets.
+pub const OTHER: &str = "other";
+
+/// The `method` label: one of the methods of RFC 9110 (and PATCH), else
+/// [`OTHER`], so invented method names cannot grow the label set.
+pub fn method_label(method: &axum::http::Method) -> &'static str {
+    use axum::http::Method as M;
+    match *method {
+        M::GET => "GET",
+        M::HEAD => "HEAD",
+        M::POST => "POST",
+        M::PUT => "PUT",
+        M::DELETE => "DELETE",
+        M::PATCH => "PATCH",
+        M::OPTIONS => "OPTIONS",
+        M::CONNECT => "CONNECT",
+        M::TRACE => "TRACE",
+        _ => OTHER,
+    }
+}
 
 /// Upper bounds of the latency histogram's buckets, in seconds.
 const BUCKETS: [f64; 12] =
@@ -67,8 +89,11 @@ impl Metrics {
         self.bytes_received.fetch_add(n, Ordering::Relaxed);
     }
 
-    /// Records one finished request.
+    /// Records one finished request. `method` and `route` must come from
+    /// fixed sets ([`method_label`], the router's routes, [`OTHER`]); a
+    /// status outside 100–599 counts as 0.
     pub fn observe_request(&self, method: &str, route: &str, status: u16, elapsed: Duration) {
+        let status = if (100..600).contains(&status) { status } else { 0 };
         let secs = elapsed.as_secs_f64();
         let mut http = self.http.lock();
         *http.requests.entry((method.to_string(), route.to_string(), status)).or_default() += 1;
@@ -217,6 +242,17 @@ impl Metrics {
              their outcome.",
         );
         let _ = writeln!(out, "asadb_statements_executed_total {}", stats.statements_executed);
+        header(
+            &mut out,
+            "asadb_reservoir_write_blocked",
+            "gauge",
+            "1 while the Reservoir cannot write its event log (a full disk), else 0.",
+        );
+        let _ = writeln!(
+            out,
+            "asadb_reservoir_write_blocked {}",
+            u8::from(stats.write_error.is_some())
+        );
 
         let http = self.http.lock().clone_view();
         header(
@@ -339,6 +375,7 @@ mod tests {
         assert!(text.contains("asadb_query_duration_seconds_bucket{le=\"0.0025\"} 1\n"));
         assert!(text.contains("asadb_query_duration_seconds_count 1\n"));
         assert!(text.contains("asadb_statements_executed_total 0\n"));
+        assert!(text.contains("asadb_reservoir_write_blocked 0\n"));
         assert!(text.contains("# TYPE asadb_statements_executed_total counter\n"));
     }
 

@@ -40,15 +40,65 @@ pub const DATABASE_FILE: &str = "asadb.db";
 /// How long in-flight requests may run after a shutdown signal.
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 
+/// Makes everything the server creates private to its user and checks the
+/// data directory.
+///
+/// The rule (docs/file-format.md, "The data directory"): the process umask
+/// is set to `077`, so every file the server creates — the database, its
+/// write-ahead log, the Reservoir's event log, spool bodies and results,
+/// `panel.token` — is `0600` and every directory `0700`. A data directory
+/// the server creates is `0700`. An existing one that every user can write
+/// is refused (anyone could swap the database or the event log under the
+/// server; `chmod 700` it); any other mode with bits for the group or
+/// others (`0755`, a `0775` made under umask `002`) is tightened to `0700`.
+fn private_data_dir(dir: &std::path::Path) -> Result<()> {
+    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+    // SAFETY: umask(2) only sets the process's file-creation mask.
+    unsafe { libc::umask(0o077) };
+    if !dir.exists() {
+        std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir).map_err(|e| {
+            Error::Config(format!("cannot create data directory {}: {e}", dir.display()))
+        })?;
+    }
+    let meta = std::fs::metadata(dir)
+        .map_err(|e| Error::Config(format!("cannot open data directory {}: {e}", dir.display())))?;
+    if !meta.is_dir() {
+        return Err(Error::Config(format!("data directory {} is not a directory", dir.display())));
+    }
+    let mode = meta.permissions().mode() & 0o7777;
+    if mode & 0o002 != 0 {
+        return Err(Error::Config(format!(
+            "data directory {} can be written by every user (mode {mode:04o}): \
+             refusing to start; make it private with `chmod 700 {}`",
+            dir.display(),
+            dir.display()
+        )));
+    }
+    if mode & 0o077 != 0 {
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(mode & 0o700)).map_err(
+            |e| {
+                Error::Config(format!(
+                    "cannot make data directory {} private (mode {mode:04o}): {e}",
+                    dir.display()
+                ))
+            },
+        )?;
+    }
+    Ok(())
+}
+
 /// Runs the server; returns when it has shut down cleanly.
 pub fn run(args: ServeArgs) -> Result<()> {
-    let cfg = args.resolve()?;
-    std::fs::create_dir_all(&cfg.data_dir).map_err(|e| {
-        Error::Config(format!("cannot create data directory {}: {e}", cfg.data_dir.display()))
-    })?;
+    let mut cfg = args.resolve()?;
+    // No SQL function builds a value the server would refuse to send.
+    asadb::sql::func::set_max_length(cfg.limits.max_value_bytes);
+    cfg.reservoir.max_page_bytes = cfg.limits.max_page_bytes;
+    let panic_marker = test_panic_marker();
+    cfg.reservoir.test_panic_marker = panic_marker.clone();
+    private_data_dir(&cfg.data_dir)?;
     let (token, source) = Token::for_server(cfg.token_file.as_deref(), &cfg.data_dir)?;
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
-    let (reservoir, queries, adb, events) = match &cfg.backend {
+    let (reservoir, queries, adb, events, on_close) = match &cfg.backend {
         Some(pg) => {
             let engine = Arc::new(rt.block_on(PgReservoir::open(pg.clone()))?);
             let dyn_engine: Arc<dyn ReservoirEngine> = engine.clone();
@@ -56,7 +106,10 @@ pub fn run(args: ServeArgs) -> Result<()> {
                 let _in_runtime = rt.enter();
                 crate::events::Hub::postgres(engine.clone())
             };
-            (dyn_engine, Queries::Postgres(engine), None, events)
+            // The PostgreSQL engine does not hold uploads (`finish_held`
+            // queues at once): nothing to release at the close.
+            let on_close: crate::framing::CloseCheck = Arc::new(|_, _| {});
+            (dyn_engine, Queries::Postgres(engine), None, events, on_close)
         }
         None => {
             let reservoir =
@@ -72,19 +125,26 @@ pub fn run(args: ServeArgs) -> Result<()> {
             }
             let adb = {
                 let _in_runtime = rt.enter();
-                asadb::AsyncDatabase::new(db, asadb::AsyncOptions::default())?
+                let opts = asadb::AsyncOptions {
+                    statement_timeout: cfg.limits.query_timeout,
+                    ..asadb::AsyncOptions::default()
+                };
+                asadb::AsyncDatabase::new(db, opts)?
             };
             let events = crate::events::Hub::embedded(&reservoir);
+            let on_close = close_check(reservoir.clone());
             (
                 Embedded::new(reservoir).into_engine(),
                 Queries::Embedded(adb.clone()),
                 Some(adb),
                 events,
+                on_close,
             )
         }
     };
     let ttl = cfg.reservoir.job_ttl;
     let result = rt.block_on(async {
+        let shutdown = shutdown_signal();
         let listener = tokio::net::TcpListener::bind(cfg.listen)
             .await
             .map_err(|e| Error::Config(format!("cannot listen on {}: {e}", cfg.listen)))?;
@@ -122,23 +182,23 @@ pub fn run(args: ServeArgs) -> Result<()> {
             cfg.allow_file_dirs.clone(),
             cfg.worker,
             events,
+            cfg.limits,
+            panic_marker,
         );
         let stop = CancellationToken::new();
         // The PostgreSQL engine sweeps by itself (one host at a time).
         let sweeper =
             embedded.then(|| tokio::spawn(sweep_forever(reservoir.clone(), ttl, stop.clone())));
-        let server = tokio::spawn(
-            axum::serve(
-                crate::framing::Listener(listener),
-                api::router(app.clone())
-                    .into_make_service_with_connect_info::<crate::framing::Conn>(),
-            )
-            .with_graceful_shutdown(stop.clone().cancelled_owned())
-            .into_future(),
-        );
+        let server = tokio::spawn(crate::framing::serve(
+            listener,
+            api::router(app.clone()),
+            cfg.limits,
+            on_close,
+            stop.clone(),
+        ));
         let mut server = server;
         tokio::select! {
-            () = shutdown_signal() => {}
+            () = shutdown => {}
             // The server only ends by itself on an accept-loop error.
             ended = &mut server => {
                 stop.cancel();
@@ -183,6 +243,43 @@ fn queries_is_embedded(q: &Queries) -> bool {
     matches!(q, Queries::Embedded(_))
 }
 
+/// The test hook that makes statements containing a marker panic inside
+/// the engine call (`ASADB_TEST_PANIC_MARKER`), so the end-to-end tests can
+/// pin what an engine bug costs. Debug builds only: a release binary has
+/// no such hook.
+fn test_panic_marker() -> Option<String> {
+    if cfg!(debug_assertions) {
+        std::env::var("ASADB_TEST_PANIC_MARKER").ok().filter(|m| !m.is_empty())
+    } else {
+        None
+    }
+}
+
+/// What the connection layer does with a held upload once its connection
+/// has closed: nothing after the body queues the job, surplus bytes fail
+/// it (see `crate::framing`).
+fn close_check(res: Reservoir) -> crate::framing::CloseCheck {
+    Arc::new(move |id, after| {
+        use crate::framing::AfterBody;
+        let r = match after {
+            AfterBody::Nothing => res.release(id),
+            AfterBody::Surplus(n) => res.refuse(
+                id,
+                "body_surplus",
+                &format!(
+                    "at least {n} more bytes followed the request body on its connection: \
+                     the body was longer than its Content-Length, so the job was not run \
+                     (submit it again with the right length, or with \
+                     X-AsaDB-Content-SHA256)"
+                ),
+            ),
+        };
+        if let Err(e) = r {
+            tracing::warn!("the close check of job {id} failed: {e}");
+        }
+    })
+}
+
 /// Removes expired terminal jobs every so often.
 async fn sweep_forever(
     reservoir: Arc<dyn ReservoirEngine>,
@@ -205,11 +302,18 @@ async fn sweep_forever(
 }
 
 /// Resolves on the first SIGINT or SIGTERM.
-async fn shutdown_signal() {
+fn shutdown_signal() -> impl std::future::Future<Output = ()> {
+    // Installed now, not at the future's first poll: a SIGTERM that
+    // arrives right after `listening on` is printed must stop the server
+    // cleanly, not kill it with the default action.
     #[cfg(unix)]
-    {
+    let installed = {
         use tokio::signal::unix::{SignalKind, signal};
-        match (signal(SignalKind::terminate()), signal(SignalKind::interrupt())) {
+        (signal(SignalKind::terminate()), signal(SignalKind::interrupt()))
+    };
+    async move {
+        #[cfg(unix)]
+        match installed {
             (Ok(mut term), Ok(mut int)) => {
                 tokio::select! {
                     _ = term.recv() => tracing::info!("SIGTERM received"),
@@ -221,9 +325,9 @@ async fn shutdown_signal() {
                 let _ = tokio::signal::ctrl_c().await;
             }
         }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = tokio::signal::ctrl_c().await;
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+        }
     }
 }

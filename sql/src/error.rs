@@ -40,6 +40,10 @@ pub enum Error {
     /// Reading input other than the database (e.g. a script) failed.
     #[error("I/O error: {0}")]
     Io(#[from] std::io::Error),
+    /// The statement hit a bug (it panicked). Its effects were undone like
+    /// a failed statement's; the session and its transaction go on.
+    #[error("internal error: {0}")]
+    Internal(String),
 }
 
 /// What a trigger's `RAISE` does to the statement that fired it.

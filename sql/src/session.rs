@@ -921,6 +921,13 @@ impl Session {
             Some(i) => f(&Interrupted::new(store, i), schema),
             None => f(store, schema),
         };
+        // A panic while the statement runs (a bug) is its error: the
+        // statement's effects are undone like any failed statement's, and
+        // the open transaction — with the statements before it — is kept.
+        let f = |store: &dyn RowStore, schema: &Schema| {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(store, schema)))
+                .unwrap_or_else(|panic| Err(Error::Internal(panic_text(&*panic))))
+        };
         match self.txn.take() {
             None => {
                 let t = self.engine.begin(write)?;
@@ -977,4 +984,13 @@ impl Session {
             }
         }
     }
+}
+
+/// The message a panic carried.
+fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".into())
 }

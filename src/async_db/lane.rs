@@ -32,6 +32,9 @@ pub(crate) enum LaneMsg {
 /// The shared end of a lane: its queue and its abort flag.
 pub(crate) struct LaneLink {
     tx: mpsc::Sender<LaneMsg>,
+    /// Stops the lane's running statement when the transaction is
+    /// aborted (a call timed out, the handle was dropped, shutdown).
+    interrupt: asadb_sql::storage::Interrupt,
     aborted: Mutex<Option<&'static str>>,
     /// The lane's session is inside a transaction (counted in `held`).
     holding: Mutex<bool>,
@@ -61,6 +64,7 @@ impl LaneLink {
     /// its running statement.
     fn abort(&self, reason: &'static str) {
         self.aborted.lock().get_or_insert(reason);
+        self.interrupt.set();
         let _ = self.tx.send(LaneMsg::Close);
     }
 }
@@ -92,7 +96,12 @@ pub(super) async fn begin(db: &AsyncDatabase) -> Result<AsyncTransaction> {
     let inner = db.inner.clone();
     let id = inner.next_lane.fetch_add(1, Ordering::SeqCst);
     let (tx, rx) = mpsc::channel();
-    let link = Arc::new(LaneLink { tx, aborted: Mutex::new(None), holding: Mutex::new(false) });
+    let link = Arc::new(LaneLink {
+        tx,
+        interrupt: asadb_sql::storage::Interrupt::new(),
+        aborted: Mutex::new(None),
+        holding: Mutex::new(false),
+    });
     inner.live_lanes.fetch_add(1, Ordering::SeqCst);
     inner.lanes.lock().insert(id, link.clone());
     let lane_inner = inner.clone();
@@ -135,10 +144,7 @@ fn lane_thread(
         while let Ok(LaneMsg::Run(job)) = rx.recv() {
             // A panic (an engine bug) ends the transaction: the session
             // is dropped unused, which rolls it back, and the lane closes.
-            let limit = inner.opts.statement_timeout;
-            let run = std::panic::AssertUnwindSafe(|| {
-                super::with_statement_timeout(&mut session, limit, job)
-            });
+            let run = std::panic::AssertUnwindSafe(|| job(&mut session));
             if std::panic::catch_unwind(run).is_err() {
                 link.abort("a statement panicked");
                 broken = true;
@@ -211,12 +217,14 @@ impl AsyncTransaction {
         let link = self.link.clone();
         let db = self.db.inner.db.clone();
         let excerpt = sql.to_string();
+        let abandon = self.link.interrupt.clone();
+        let limit = self.db.inner.opts.statement_timeout;
         let job: Job = Box::new(move |session| {
             let r = match link.aborted() {
-                Some(reason) => Err(Error::Aborted(reason)),
+                Some(reason) => Ok(Err(Error::Aborted(reason))),
                 None => {
                     let started = Instant::now();
-                    let r = work(session, &db);
+                    let r = super::timed(session, limit, &abandon, |s| work(s, &db));
                     token.0.record(&excerpt, started.elapsed());
                     r
                 }
@@ -224,7 +232,16 @@ impl AsyncTransaction {
             link.set_held(&token.0, session.in_transaction());
             // The work is done: off the gauge before the caller hears.
             drop(token);
-            let _ = tx.send(r);
+            match r {
+                Ok(r) => {
+                    let _ = tx.send(r);
+                }
+                Err(panic) => {
+                    let _ = tx.send(Err(Error::Internal(super::panic_message(&*panic))));
+                    // The lane's session cannot be trusted: end the lane.
+                    std::panic::resume_unwind(panic);
+                }
+            }
         });
         if self.link.tx.send(LaneMsg::Run(job)).is_err() {
             return Err(self.link.aborted().map_or(Error::Closed, Error::Aborted));

@@ -14,16 +14,21 @@
 //!   the write lock can never stand in front of the COMMIT of the one
 //!   holding it. At most `max_transactions` lanes exist at once.
 //!
-//! # Timeouts
+//! # Timeouts and abandonment
 //! Every call has a caller timeout (default: the statement timeout plus
-//! headroom). When it passes, the caller gets a retryable
-//! [`Error::Timeout`]; the work itself keeps running to the driver's end
-//! and its result is dropped. Every statement also stops itself once it
-//! runs past the statement timeout (a deadline interrupt on the session:
-//! scans, joins, sorts reading their input and every write check it), with
-//! a retryable timeout error and its effects undone as for any failed
-//! statement (inside a transaction, the transaction stays open). A
-//! transaction whose call timed out is
+//! headroom). When it passes — or when the caller drops the call's future
+//! (a client that went away) — the caller's interrupt fires: the running
+//! statement stops within a row and is undone, and a caller still waiting
+//! gets a retryable [`Error::Timeout`] (the pool may just have been busy).
+//! Every statement also stops itself once it runs past the statement
+//! timeout (a deadline interrupt on the session: scans, joins, sorts
+//! reading their input and every write check it), with
+//! [`Error::StatementTimeout`] — not retryable: the same statement will
+//! run as long again — and its effects undone as for any failed statement
+//! (inside a transaction, the transaction stays open). A panic inside a
+//! call (an engine bug) answers that call with [`Error::Internal`]; the
+//! worker goes on with a fresh session. A transaction whose call timed
+//! out is
 //! aborted: its lane rolls it back right after the running statement, and
 //! later calls on the handle get [`Error::Aborted`]. Dropping an
 //! [`AsyncTransaction`] without commit does the same, so an abandoned
@@ -86,6 +91,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use asadb_sql::session::{Params, Session};
+use asadb_sql::storage::Interrupt;
 use parking_lot::Mutex;
 use tokio::sync::{Notify, Semaphore, oneshot};
 
@@ -103,7 +109,8 @@ pub struct AsyncOptions {
     /// Worker threads for autocommit calls. Default 4.
     pub workers: usize,
     /// A statement (query, DML, DDL) that runs longer stops and is undone,
-    /// with a retryable error of kind [`ErrorKind::Timeout`](crate::ErrorKind).
+    /// with [`Error::StatementTimeout`] (kind
+    /// [`ErrorKind::StatementTimeout`](crate::ErrorKind), not retryable).
     /// Default 30 s.
     pub statement_timeout: Duration,
     /// The caller's timeout for one call. Default: `statement_timeout` +
@@ -240,7 +247,6 @@ impl AsyncDatabase {
         for i in 0..inner.opts.workers.max(1) {
             let rx = rx.clone();
             let db = inner.db.clone();
-            let limit = inner.opts.statement_timeout;
             std::thread::Builder::new().name(format!("asadb-worker-{i}")).spawn(move || {
                 // Sessions are made on the thread that uses them.
                 let Ok(mut session) = db.session() else { return };
@@ -250,11 +256,9 @@ impl AsyncDatabase {
                     match job {
                         Ok(job) => {
                             // A panic (an engine bug) loses this call only:
-                            // its caller hears `WorkerLost`, the worker
-                            // goes on with a fresh session.
-                            let run = std::panic::AssertUnwindSafe(|| {
-                                with_statement_timeout(&mut session, limit, job)
-                            });
+                            // its caller hears `Internal` (see `timed`),
+                            // the worker goes on with a fresh session.
+                            let run = std::panic::AssertUnwindSafe(|| job(&mut session));
                             if std::panic::catch_unwind(run).is_err() {
                                 match db.session() {
                                     Ok(s) => session = s,
@@ -391,7 +395,32 @@ impl AsyncDatabase {
         inner.db.close()
     }
 
+    /// [`read_page`](Self::read_page) for callers that stream the rows
+    /// themselves: `f` runs on a pool worker with the query's row cursor
+    /// (nothing is read before `f` pulls it) and its result is the call's.
+    /// The statement timeout, the caller timeout and abandonment work as
+    /// for every call (see the module docs): a caller that stops waiting
+    /// interrupts the statement inside `f`'s next pull.
+    pub async fn read_rows<T: Send + 'static>(
+        &self,
+        sql: &str,
+        params: impl IntoParams,
+        f: impl FnOnce(&mut asadb_sql::session::Rows<'_>) -> Result<T> + Send + 'static,
+    ) -> Result<T> {
+        crate::readonly::check_read_only(sql)?;
+        let params = params.into_params();
+        let text = sql.to_string();
+        self.call(sql, move |session, _| {
+            let mut rows = session.query(&text, &params)?;
+            f(&mut rows)
+        })
+        .await
+    }
+
     /// Runs `work` on a worker and waits for it up to the caller timeout.
+    /// When the caller stops waiting — the timeout passes, or the future is
+    /// dropped — the statement is interrupted (it stops within a row and is
+    /// undone).
     async fn call<T: Send + 'static>(
         &self,
         sql: &str,
@@ -401,13 +430,25 @@ impl AsyncDatabase {
         let (tx, rx) = oneshot::channel();
         let excerpt = sql.to_string();
         let db = self.inner.db.clone();
+        let abandon = InterruptOnDrop(Some(Interrupt::new()));
+        let caller = abandon.interrupt();
+        let limit = self.inner.opts.statement_timeout;
         let job: Job = Box::new(move |session| {
             let started = Instant::now();
-            let r = work(session, &db);
+            let r = timed(session, limit, &caller, |session| work(session, &db));
             token.0.record(&excerpt, started.elapsed());
             // The work is done: off the gauge before the caller hears.
             drop(token);
-            let _ = tx.send(r);
+            match r {
+                Ok(r) => {
+                    let _ = tx.send(r);
+                }
+                Err(panic) => {
+                    let _ = tx.send(Err(Error::Internal(panic_message(&*panic))));
+                    // The session may be inconsistent: the worker replaces it.
+                    std::panic::resume_unwind(panic);
+                }
+            }
         });
         {
             let jobs = self.inner.jobs.lock();
@@ -416,8 +457,79 @@ impl AsyncDatabase {
                 return Err(Error::Closed);
             }
         }
-        wait_reply(rx, self.timeout).await
+        let r = wait_reply(rx, self.timeout).await;
+        if !matches!(r, Err(Error::Timeout { .. })) {
+            abandon.disarm();
+        }
+        r
     }
+}
+
+/// An interrupt that fires when dropped, unless disarmed: the caller's side
+/// of a call, so a caller that goes away stops its statement.
+struct InterruptOnDrop(Option<Interrupt>);
+
+impl InterruptOnDrop {
+    fn interrupt(&self) -> Interrupt {
+        self.0.clone().expect("armed")
+    }
+
+    fn disarm(mut self) {
+        self.0 = None;
+    }
+}
+
+impl Drop for InterruptOnDrop {
+    fn drop(&mut self) {
+        if let Some(i) = self.0.take() {
+            i.set();
+        }
+    }
+}
+
+/// The text a panic carried.
+pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".into())
+}
+
+/// Runs `work` with the statement timeout armed on the session, through
+/// the caller's interrupt (which the caller may fire earlier): every
+/// statement stops within a row once `limit` has passed (a sort or a DML
+/// statement too, not only a query between rows) and fails with
+/// [`Error::StatementTimeout`]; its effects are undone like any failed
+/// statement's. A panic in `work` is caught and returned (`Err`), with the
+/// session's interrupt cleared.
+pub(crate) fn timed<T>(
+    session: &mut Session,
+    limit: Duration,
+    caller: &Interrupt,
+    work: impl FnOnce(&mut Session) -> Result<T>,
+) -> std::result::Result<Result<T>, Box<dyn std::any::Any + Send>> {
+    let deadline = Instant::now().checked_add(limit);
+    let interrupt = match deadline {
+        Some(at) => caller.with_deadline(at),
+        None => caller.clone(),
+    };
+    session.set_interrupt(Some(interrupt));
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(session)));
+    session.set_interrupt(None);
+    let timed_out = || deadline.is_some_and(|d| Instant::now() >= d);
+    r.map(|r| match r {
+        Err(e) if is_interrupted(&e) && timed_out() => {
+            Err(Error::StatementTimeout { after: limit })
+        }
+        r => r,
+    })
+}
+
+/// The statement was stopped by its interrupt.
+fn is_interrupted(e: &Error) -> bool {
+    matches!(e, Error::Sql(asadb_sql::Error::Interrupted))
+        || matches!(e, Error::Statement { source, .. } if is_interrupted(source))
 }
 
 /// Awaits a worker's or lane's reply up to `timeout`.
@@ -445,22 +557,6 @@ async fn wait_until(inner: &Inner, done: impl Fn() -> bool) {
     }
 }
 
-/// Runs `job` with the statement timeout armed on the session: every
-/// statement it runs stops within a row once `limit` has passed (a sort
-/// or a DML statement too, not only a query between rows), failing with
-/// a retryable timeout; its effects are undone like any failed statement.
-pub(crate) fn with_statement_timeout<R>(
-    session: &mut Session,
-    limit: Duration,
-    job: impl FnOnce(&mut Session) -> R,
-) -> R {
-    let interrupt = Instant::now().checked_add(limit).map(asadb_sql::storage::Interrupt::at);
-    session.set_interrupt(interrupt);
-    let r = job(session);
-    session.set_interrupt(None);
-    r
-}
-
 /// Streams a query on the current thread, keeping only the requested page.
 fn run_query(
     session: &mut Session,
@@ -482,7 +578,7 @@ fn run_query(
         for (i, r) in rows.enumerate() {
             let r = r?;
             if i % 64 == 63 && Instant::now() > deadline {
-                return Err(Error::Timeout { after: statement_timeout, what: "statement timeout" });
+                return Err(Error::StatementTimeout { after: statement_timeout });
             }
             if page.len() == limit {
                 next_offset = Some(offset + i);

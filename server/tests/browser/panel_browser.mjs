@@ -18,7 +18,7 @@
 //              reach 100 on the native <progress>; the others are refused
 //              before any upload
 // cancel       cancel while receiving, queued and processing
-// reload       reload mid-job: monitoring resumes, no second job
+// reload       reload mid-job: monitoring resumes, no second job; a reload mid-upload fails the job
 // double       two fast Submits: one POST, one job
 // polling      intervals 500 ms / 1.5 s / 5 s from request timestamps;
 //              hidden: no requests; visible + focus: one refresh
@@ -447,6 +447,31 @@ scenarios.reload = async () => {
   assert(api(page, "/api/reservoir/jobs", "POST").length === 1, "still one POST from the page");
   await page.context().close();
   await stopServer(s);
+
+  // A reload during an upload fails the job (its body broke off), and the
+  // reloaded page shows that job failed: no second job, no resubmission.
+  const u = await startServer(mkdtempSync(join(scratch, "d")), ["--no-worker"]);
+  const up = await newPage(u);
+  const cdp = await up.context().newCDPSession(up);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0,
+    downloadThroughput: -1, uploadThroughput: 256 * 1024 });
+  const big = join(scratch, "reload-upload.sql");
+  writeFileSync(big, "SELECT 1;\n".repeat(300000));
+  await up.click("#tabbtn-import");
+  await up.setInputFiles("#i-file", big);
+  await up.click("#i-submit");
+  await up.waitForSelector("#i-job [data-state=receiving]");
+  const uid = Number(await up.getAttribute("#i-job [data-job]", "data-job"));
+  await up.reload();
+  await up.waitForSelector("#i-job [data-state=failed]", { timeout: 30000 });
+  assert(Number(await up.getAttribute("#i-job [data-job]", "data-job")) === uid, "the reloaded page follows job " + uid);
+  const failed = (await http(u, "GET", "/api/reservoir/job?id=" + uid)).json;
+  assert(failed.state === "failed" && failed.error.code === "upload_aborted", "after the reload the job is " + JSON.stringify(failed));
+  assert(api(up, "/api/reservoir/jobs", "POST").length === 1, "one POST: the reload resubmits nothing");
+  assert((await jobCount(u)) === 1, "one job on the server");
+  await up.context().close();
+  await stopServer(u);
 };
 
 scenarios.double = async () => {

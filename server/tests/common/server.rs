@@ -27,9 +27,15 @@ impl Server {
     /// Starts `asadb serve --data DATA --listen 127.0.0.1:0 EXTRA…` and
     /// waits until it listens.
     pub fn spawn(data: &Path, extra: &[&str]) -> Server {
+        Server::spawn_env(data, extra, &[])
+    }
+
+    /// [`Server::spawn`] with extra environment variables.
+    pub fn spawn_env(data: &Path, extra: &[&str], env: &[(&str, &str)]) -> Server {
         let mut cmd = Command::new(BIN);
         cmd.arg("serve").arg("--data").arg(data).args(["--listen", "127.0.0.1:0"]).args(extra);
         cmd.env_remove("ASADB_TOKEN").env("RUST_LOG", "warn");
+        cmd.envs(env.iter().copied());
         cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
         let mut child = cmd.spawn().expect("spawn asadb");
         let stdout = child.stdout.take().expect("piped stdout");
@@ -86,6 +92,9 @@ impl Server {
         let deadline = Instant::now() + Duration::from_secs(60);
         loop {
             if let Some(status) = child.try_wait().expect("wait for the server") {
+                if !status.success() {
+                    eprintln!("the server exited with {status} after SIGTERM: {}", self.stderr());
+                }
                 return status;
             }
             assert!(Instant::now() < deadline, "no exit after SIGTERM: {}", self.stderr());

@@ -272,7 +272,7 @@ impl Aggregate {
                 }
                 if let Some(buf) = acc {
                     v.append_text_bytes(buf);
-                    if buf.len() > super::printf::MAX_LENGTH {
+                    if buf.len() > super::printf::max_length() {
                         return Err(crate::Error::TooLarge("string or blob too big".into()));
                     }
                 }

@@ -44,6 +44,7 @@ pub use datetime::DateTimeFn;
 pub use json::Json;
 pub use math::Math;
 pub use pattern::{glob, like};
+pub use printf::set_max_length;
 pub use scalar::{Scalar, glob_values, like_values, quote};
 pub use table::{TableCursor, TableFunc};
 

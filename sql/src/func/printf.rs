@@ -10,8 +10,24 @@
 use crate::value::{FloatSpec, FloatStyle, Value, format_float};
 use crate::{Error, Result};
 
-/// Longest string or blob we build (SQLite's default SQLITE_MAX_LENGTH).
-pub(crate) const MAX_LENGTH: usize = 1_000_000_000;
+/// Longest string or blob the functions build: SQLite's default
+/// `SQLITE_MAX_LENGTH` (1e9) unless lowered with [`set_max_length`].
+static MAX_LENGTH: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(1_000_000_000);
+
+/// The longest string or blob a function may build.
+pub(crate) fn max_length() -> usize {
+    MAX_LENGTH.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Sets, for the whole process, the longest string or blob the built-in
+/// functions build (`zeroblob`, `randomblob`, `printf`, `group_concat`):
+/// longer results fail with [`Error::TooLarge`] before anything is
+/// allocated. SQLite's `sqlite3_limit(db, SQLITE_LIMIT_LENGTH, n)`; a server
+/// lowers the embedded default of 1e9 bytes to what it can hold.
+pub fn set_max_length(bytes: usize) {
+    MAX_LENGTH.store(bytes.clamp(1, 1_000_000_000), std::sync::atomic::Ordering::Relaxed);
+}
 
 fn too_big() -> Error {
     Error::TooLarge("string or blob too big".into())
@@ -99,7 +115,7 @@ fn fill(out: &mut Vec<u8>, n: i64, c: u8) -> Result<()> {
     if n <= 0 {
         return Ok(());
     }
-    if out.len() + n as usize > MAX_LENGTH {
+    if out.len() + n as usize > max_length() {
         return Err(too_big());
     }
     out.resize(out.len() + n as usize, c);
@@ -244,7 +260,7 @@ pub(crate) fn format(fmt: &[u8], args: &[Value]) -> Result<Vec<u8>> {
         }
         // `i` is at the conversion character `c`.
         let Some(conv) = conversion(c) else { return Ok(out) };
-        if width as usize > MAX_LENGTH || precision.max(0) as usize > MAX_LENGTH {
+        if width as usize > max_length() || precision.max(0) as usize > max_length() {
             return Err(too_big());
         }
         match conv {
@@ -333,7 +349,7 @@ pub(crate) fn format(fmt: &[u8], args: &[Value]) -> Result<Vec<u8>> {
                     thousands,
                     upper,
                 };
-                if precision > 0 && out.len() + precision as usize > MAX_LENGTH {
+                if precision > 0 && out.len() + precision as usize > max_length() {
                     return Err(too_big());
                 }
                 format_float(&mut out, r, &spec);
@@ -361,7 +377,7 @@ pub(crate) fn format(fmt: &[u8], args: &[Value]) -> Result<Vec<u8>> {
                         fill(&mut out, width - 1, b' ')?;
                         width = 0;
                     }
-                    if ch.len() * precision as usize > MAX_LENGTH {
+                    if ch.len() * precision as usize > max_length() {
                         return Err(too_big());
                     }
                     for _ in 1..precision {
@@ -524,7 +540,7 @@ pub(crate) fn format(fmt: &[u8], args: &[Value]) -> Result<Vec<u8>> {
                 }
             }
         }
-        if out.len() > MAX_LENGTH {
+        if out.len() > max_length() {
             return Err(too_big());
         }
         i += 1;

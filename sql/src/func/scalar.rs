@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 
 use super::pattern::{GLOB_INFO, LIKE_INFO, matches, utf8_read};
-use super::printf::{self, MAX_LENGTH};
+use super::printf::{self, max_length};
 use super::{Env, arity};
 use crate::value::{Collation, FloatSpec, FloatStyle, Value, atof, compare_collated, format_float};
 use crate::{Error, Result};
@@ -193,7 +193,7 @@ impl Scalar {
             }
             S::RandomBlob => {
                 let len = args[0].to_i64().max(1);
-                if len as u64 > MAX_LENGTH as u64 {
+                if len as u64 > max_length() as u64 {
                     return Err(Error::TooLarge("string or blob too big".into()));
                 }
                 let mut b = Vec::with_capacity(len as usize);
@@ -226,7 +226,7 @@ impl Scalar {
             S::SqliteVersion => Ok(Value::Text("3.54.1".into())),
             S::ZeroBlob => {
                 let len = args[0].to_i64().max(0);
-                if len as u64 > MAX_LENGTH as u64 {
+                if len as u64 > max_length() as u64 {
                     return Err(Error::TooLarge("string or blob too big".into()));
                 }
                 Ok(Value::Blob(vec![0; len as usize]))

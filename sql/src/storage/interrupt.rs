@@ -55,6 +55,12 @@ impl Interrupt {
         Interrupt { flag: Arc::default(), deadline: Some((at, Arc::default())) }
     }
 
+    /// A clone sharing this interrupt's flag that also sets itself at `at`:
+    /// a statement timeout that the flag's owner can still fire early.
+    pub fn with_deadline(&self, at: Instant) -> Interrupt {
+        Interrupt { flag: self.flag.clone(), deadline: Some((at, Arc::default())) }
+    }
+
     /// Asks every statement running under this interrupt to stop.
     pub fn set(&self) {
         self.flag.store(true, Ordering::SeqCst);

@@ -88,7 +88,7 @@ impl JsonOut {
     pub fn finish(self) -> Result<Vec<u8>> {
         match self.err {
             None => {
-                if self.buf.len() > crate::func::printf::MAX_LENGTH {
+                if self.buf.len() > crate::func::printf::max_length() {
                     return Err(Error::TooLarge("string or blob too big".into()));
                 }
                 Ok(self.buf)
