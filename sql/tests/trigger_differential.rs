@@ -191,6 +191,40 @@ fn temp_triggers_are_refused() {
     }
 }
 
+/// REPLACE's deletions fire DELETE triggers in SQLite exactly when
+/// recursive triggers are on; AsaDB matches with the pragma off and
+/// refuses (rather than skip the triggers) with it on.
+#[test]
+fn replace_deleting_under_recursive_triggers() {
+    check(&[
+        "CREATE TABLE t(a INTEGER PRIMARY KEY, b UNIQUE)",
+        "CREATE TABLE log(x)",
+        "CREATE TRIGGER td AFTER DELETE ON t BEGIN INSERT INTO log VALUES (old.a); END",
+        "INSERT INTO t VALUES (1, 'x'), (2, 'y')",
+        "REPLACE INTO t VALUES (3, 'x')",
+        "INSERT OR REPLACE INTO t VALUES (2, 'z')",
+        "SELECT * FROM t ORDER BY a",
+        "SELECT * FROM log",
+    ]);
+    use asadb_sql::session::{Engine, Params};
+    let mut s = Engine::memory().session();
+    for sql in [
+        "CREATE TABLE t(a INTEGER PRIMARY KEY, b UNIQUE)",
+        "CREATE TABLE log(x)",
+        "CREATE TRIGGER td AFTER DELETE ON t BEGIN INSERT INTO log VALUES (old.a); END",
+        "INSERT INTO t VALUES (1, 'x')",
+        "PRAGMA recursive_triggers = ON",
+    ] {
+        s.execute(sql, &Params::None).unwrap();
+    }
+    for sql in ["REPLACE INTO t VALUES (3, 'x')", "INSERT OR REPLACE INTO t VALUES (1, 'w')"] {
+        let e = s.execute(sql, &Params::None).unwrap_err();
+        assert!(matches!(e, asadb_sql::Error::Unsupported(_)), "{sql}: {e}");
+    }
+    // A REPLACE that deletes nothing still runs.
+    s.execute("REPLACE INTO t VALUES (4, 'v')", &Params::None).unwrap();
+}
+
 /// `NEW.c` compares with its column's affinity and collation.
 #[test]
 fn new_and_old_keep_affinity_and_collation() {
