@@ -23,6 +23,7 @@
 //! - With [`FaultPlan::sticky`], every mutating call after the first failure
 //!   fails too (a dead disk); otherwise only call `n` fails (a transient
 //!   error), which is the harder case for a latch to get right.
+//!   [`FaultPlan::heal`] ends a sticky failure (space freed, disk back).
 
 use std::io;
 use std::sync::Arc;
@@ -63,6 +64,7 @@ pub struct FaultPlan {
     fail_at: Option<(u64, Fault)>,
     sticky: bool,
     torn: bool,
+    healed: std::sync::atomic::AtomicBool,
 }
 
 impl FaultPlan {
@@ -74,6 +76,7 @@ impl FaultPlan {
             fail_at: None,
             sticky: false,
             torn: false,
+            healed: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -94,6 +97,11 @@ impl FaultPlan {
         self
     }
 
+    /// From now on no call fails (a sticky failure ends: space was freed).
+    pub fn heal(&self) {
+        self.healed.store(true, Ordering::SeqCst);
+    }
+
     /// Number of mutating calls seen so far (failed ones included).
     pub fn calls(&self) -> u64 {
         self.calls.load(Ordering::SeqCst)
@@ -108,6 +116,9 @@ impl FaultPlan {
     fn next_call(&self) -> Option<Fault> {
         let index = self.calls.fetch_add(1, Ordering::SeqCst);
         let (n, fault) = self.fail_at?;
+        if self.healed.load(Ordering::SeqCst) {
+            return None;
+        }
         let fails = index == n || (self.sticky && index > n);
         if fails {
             self.failures.fetch_add(1, Ordering::SeqCst);
