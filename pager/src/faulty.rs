@@ -189,3 +189,58 @@ impl Io for FaultyIo {
         }
     }
 }
+
+/// An [`Io`] that fails every mutating call with `ENOSPC` while `full()`
+/// says so, and passes everything through otherwise: a disk that fills up
+/// and gets space back, for tests of a whole process (the server's test
+/// hook makes `full` "a marker file exists"). Reads, `len` and a `set_len`
+/// that shrinks the file always pass.
+pub struct FullWhile {
+    inner: Arc<dyn Io>,
+    full: Arc<dyn Fn() -> bool + Send + Sync>,
+}
+
+impl FullWhile {
+    /// Wraps `inner`; `full` is asked at every mutating call.
+    pub fn new(inner: Arc<dyn Io>, full: Arc<dyn Fn() -> bool + Send + Sync>) -> Self {
+        FullWhile { inner, full }
+    }
+
+    fn check(&self) -> io::Result<()> {
+        if (self.full)() { Err(Fault::Enospc.to_io_error()) } else { Ok(()) }
+    }
+}
+
+impl std::fmt::Debug for FullWhile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FullWhile").field("inner", &self.inner).finish_non_exhaustive()
+    }
+}
+
+impl Io for FullWhile {
+    fn len(&self) -> io::Result<u64> {
+        self.inner.len()
+    }
+
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {
+        self.inner.read_at(buf, offset)
+    }
+
+    fn write_at(&self, buf: &[u8], offset: u64) -> io::Result<()> {
+        self.check()?;
+        self.inner.write_at(buf, offset)
+    }
+
+    fn set_len(&self, len: u64) -> io::Result<()> {
+        // Shrinking a file needs no space, on a full disk as anywhere.
+        if len >= self.inner.len()? {
+            self.check()?;
+        }
+        self.inner.set_len(len)
+    }
+
+    fn sync(&self) -> io::Result<()> {
+        self.check()?;
+        self.inner.sync()
+    }
+}

@@ -478,14 +478,16 @@ impl Db {
     /// the main-file sync — so it describes only what earlier successful
     /// syncs made durable. The frames a failed commit left past the last
     /// commit frame are overwritten by the next commit (their checksum
-    /// chain no longer matches). Recovery then (1) writes one frame's worth
+    /// chain no longer matches). Recovery (1) writes one frame's worth
     /// of zeros past the end of the log, syncs and truncates it again — a
     /// probe that needs new space, so a still-full disk fails here; (2)
     /// rewrites the log header when the log is empty (a log reset whose
     /// header write failed) or syncs the log; (3) runs a checkpoint, which
     /// rewrites every committed frame not known to be in the main file and
     /// syncs it, so pages a failed main-file sync may have dropped are
-    /// written again. A [`Db::begin_write`] on a latched handle does this
+    /// written again. Before the probe, the log is cut back to its last
+    /// commit frame: the failed transaction's frames give a full disk its
+    /// space back (shrinking a file needs none). A [`Db::begin_write`] on a latched handle does this
     /// by itself.
     pub fn recover(&self) -> Result<bool> {
         self.shared.check_open()?;
@@ -558,15 +560,21 @@ impl Shared {
             return Ok(());
         };
         let r = (|| -> Result<()> {
+            let (mx, h) = {
+                let st = self.state.lock();
+                (st.mx_frame, st.wal_header)
+            };
+            // The frames a failed transaction left past the last commit
+            // hold space a full disk needs back; shrinking needs none.
+            let end = WAL_HEADER_SIZE as u64 + u64::from(mx) * FRAME_SIZE as u64;
+            if self.wal.len().map_err(PagerError::Io)? > end {
+                self.write_io(|| self.wal.set_len(end))?;
+            }
             let len = self.wal.len().map_err(PagerError::Io)?;
             let zeros = vec![0u8; FRAME_SIZE];
             self.write_io(|| self.wal.write_at(&zeros, len))?;
             self.write_io(|| self.wal.sync())?;
             self.write_io(|| self.wal.set_len(len))?;
-            let (mx, h) = {
-                let st = self.state.lock();
-                (st.mx_frame, st.wal_header)
-            };
             if mx == 0 {
                 self.write_wal_header(&h)?;
             } else {
