@@ -23,6 +23,7 @@ pub use asadb_txn::Synchronous;
 
 use crate::error::{Error, Result, is_busy};
 use crate::rows::{CursorPool, Rows};
+use crate::statement::StatementCache;
 use crate::value::{IntoParams, Row};
 
 /// Settings of an open database.
@@ -78,6 +79,7 @@ struct Shared {
     opts: Options,
     closed: AtomicBool,
     cursors: Arc<CursorPool>,
+    statements: StatementCache,
 }
 
 impl Shared {
@@ -160,7 +162,13 @@ impl Database {
     pub fn from_engine(engine: Engine, opts: Options) -> Database {
         let cursors = CursorPool::new(engine.clone(), opts.cursor_threads);
         Database {
-            shared: Arc::new(Shared { engine, opts, closed: AtomicBool::new(false), cursors }),
+            shared: Arc::new(Shared {
+                engine,
+                opts,
+                closed: AtomicBool::new(false),
+                cursors,
+                statements: StatementCache::default(),
+            }),
         }
     }
 
@@ -189,6 +197,7 @@ impl Database {
             return Ok(());
         }
         self.shared.cursors.clear();
+        self.shared.statements.clear();
         self.shared.close_engine()
     }
 
@@ -252,8 +261,13 @@ impl Database {
         Ok(Database::from_engine(Engine::with_db(db), opts))
     }
 
-    fn check_open(&self) -> Result<()> {
+    pub(crate) fn check_open(&self) -> Result<()> {
         if self.is_closed() { Err(Error::Closed) } else { Ok(()) }
+    }
+
+    /// The parsed statements of [`Database::prepare_cached`].
+    pub(crate) fn statement_cache(&self) -> &StatementCache {
+        &self.shared.statements
     }
 
     /// A new session on this database (crate-internal: the async front end
@@ -413,7 +427,7 @@ impl Database {
     /// Runs `f`, and again while it fails because another writer holds the
     /// lock, up to the busy timeout. Only statements outside a transaction
     /// are retried: a failed autocommit statement left nothing behind.
-    fn retry_busy<T>(
+    pub(crate) fn retry_busy<T>(
         &self,
         session: &mut Session,
         mut f: impl FnMut(&mut Session) -> asadb_sql::Result<T>,

@@ -162,6 +162,7 @@ fn sql_kind(e: &asadb_sql::Error) -> ErrorKind {
         S::InvalidInput(_) => ErrorKind::InvalidInput,
         S::NotFound(_) => ErrorKind::NotFound,
         S::Constraint(_) => ErrorKind::Constraint,
+        S::Raise(..) => ErrorKind::Constraint,
         S::TooLarge(_) => ErrorKind::TooLarge,
         S::Unsupported(_) => ErrorKind::Unsupported,
         S::Io(_) => ErrorKind::Io,

@@ -7,6 +7,10 @@
 //!   [`query`](Database::query) (a streaming [`Rows`] iterator of typed
 //!   [`Row`]s), [`transaction`](Database::transaction) and
 //!   [`execute_script`](Database::execute_script) over any `Read`.
+//! - [`Statement`]: [`prepare`](Database::prepare) /
+//!   [`prepare_cached`](Database::prepare_cached) once, then
+//!   [`query`](Statement::query) / [`execute`](Statement::execute) with new
+//!   parameters without parsing again.
 //! - [`AsyncDatabase`]: the same for tokio programs, on a bounded pool of
 //!   worker threads with caller timeouts, transaction lanes, gauges and a
 //!   log of the slowest recent statements.
@@ -70,6 +74,7 @@ mod db;
 mod error;
 mod readonly;
 mod rows;
+mod statement;
 mod value;
 
 pub use async_db::{
@@ -81,6 +86,7 @@ pub use error::{Error, ErrorKind, Result};
 /// `/api/export` accept).
 pub use readonly::check_read_only;
 pub use rows::Rows;
+pub use statement::{STATEMENT_CACHE, Statement};
 pub use value::{FromValue, IntoParams, IntoValue, Params, Row, Value};
 
 /// Import and export formats: CSV, XLSX, dumps in; CSV, TSV, JSON lines,

@@ -38,7 +38,7 @@ pub struct Rows<'a> {
 }
 
 enum Source<'a> {
-    Direct(asadb_sql::session::Rows<'a>),
+    Direct(Box<asadb_sql::session::Rows<'a>>),
     Cursor { rx: Receiver<Msg>, batch: std::vec::IntoIter<Vec<Value>> },
     Done,
 }
@@ -56,7 +56,7 @@ enum Msg {
 
 impl<'a> Rows<'a> {
     pub(crate) fn direct(rows: asadb_sql::session::Rows<'a>) -> Rows<'a> {
-        Rows { columns: rows.columns().to_vec().into(), source: Source::Direct(rows) }
+        Rows { columns: rows.columns().to_vec().into(), source: Source::Direct(Box::new(rows)) }
     }
 
     /// The result's column names.

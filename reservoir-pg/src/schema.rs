@@ -64,13 +64,25 @@ impl Sql {
     /// `asadb:<schema>:<purpose>` (advisory locks live in the current
     /// database, so the key is per database and per schema).
     pub fn lock_key(&self, purpose: &str) -> i64 {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in format!("asadb:{}:{purpose}", self.schema).bytes() {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-        h as i64
+        fnv_key(&format!("asadb:{}:{purpose}", self.schema))
     }
+}
+
+/// The executor lock's key: FNV-1a of `asadb:executor`, the same for every
+/// schema. Advisory locks live in the current database, so this is one
+/// lock per *target database*: at most one job executes against a
+/// database at a time, even when several Reservoir schemas share it.
+pub fn executor_lock_key() -> i64 {
+    fnv_key("asadb:executor")
+}
+
+fn fnv_key(text: &str) -> i64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h as i64
 }
 
 const DDL: &str = r#"

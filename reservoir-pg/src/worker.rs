@@ -1,10 +1,12 @@
 //! The worker: claims queued jobs and runs them in the target database.
 //!
-//! One executor per Reservoir schema (and so per target database), cluster
-//! wide: a process's worker runs jobs only while its executor connection —
-//! dedicated, outside the pool — holds the session advisory lock
-//! `lock_key("executor")`; the workers of other processes stand by, retry
-//! on every wake, and take over when the holder's connection goes away. A
+//! One executor per target database, cluster wide (whatever Reservoir
+//! schemas share the database): a process's worker runs jobs only while its
+//! executor connection — dedicated, outside the pool — holds the session
+//! advisory lock `executor_lock_key()` (taken to claim a job, given back
+//! when there is none, released with the connection after each job); the
+//! workers of other processes stand by, retry on every wake, and take over
+//! when the holder's connection goes away. A
 //! job is claimed with `FOR UPDATE SKIP LOCKED` (oldest first), becomes
 //! `processing` with this process as its `owner`, and runs on a fresh
 //! session (the executor connection is replaced after every job, so a
@@ -87,10 +89,12 @@ impl Executor {
         Ok(Executor { client, pid, locked: false })
     }
 
-    /// Tries to take the executor lock (kept until the connection ends).
-    async fn lock(&mut self, shared: &Shared) -> Result<bool> {
+    /// Tries to take the executor lock (kept while a job runs: the
+    /// connection is replaced after every job; given back when the queue
+    /// is empty).
+    async fn lock(&mut self) -> Result<bool> {
         if !self.locked {
-            let key = shared.sql.lock_key("executor");
+            let key = crate::schema::executor_lock_key();
             let row = self
                 .client
                 .query_one("SELECT pg_try_advisory_lock($1)", &[&key])
@@ -99,6 +103,19 @@ impl Executor {
             self.locked = row.get(0);
         }
         Ok(self.locked)
+    }
+
+    /// Gives the executor lock back (held only while a job is claimed and
+    /// runs).
+    async fn unlock(&mut self) -> Result<()> {
+        if self.locked {
+            self.client
+                .query_one("SELECT pg_advisory_unlock($1)", &[&crate::schema::executor_lock_key()])
+                .await
+                .map_err(pg)?;
+            self.locked = false;
+        }
+        Ok(())
     }
 
     /// Claims the oldest queued job.
@@ -143,7 +160,7 @@ pub(crate) async fn run(shared: Arc<Shared>) {
             }
         }
         if let Some(x) = exec.as_mut() {
-            let claimed = match x.lock(&shared).await {
+            let claimed = match x.lock().await {
                 Ok(true) => x.claim(&shared).await,
                 Ok(false) => Ok(None),
                 Err(e) => Err(e),
@@ -154,7 +171,15 @@ pub(crate) async fn run(shared: Arc<Shared>) {
                     run_job(&shared, x, job).await;
                     continue;
                 }
-                Ok(None) => {}
+                Ok(None) => {
+                    // Nothing to run here: give the database's executor
+                    // lock back, so a Reservoir of another schema on the
+                    // same database can run its jobs meanwhile.
+                    if let Err(e) = x.unlock().await {
+                        tracing::warn!("reservoir worker: releasing the executor lock: {e}");
+                        exec = None;
+                    }
+                }
                 Err(e) => {
                     tracing::warn!("reservoir worker: claiming failed: {e}");
                     exec = None;

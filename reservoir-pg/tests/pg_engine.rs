@@ -257,6 +257,54 @@ async fn one_executor_at_a_time_across_engines() {
     assert!(row.get::<_, i64>(0) <= 1, "one executor lock at most");
 }
 
+/// Two Reservoir schemas on one database share its executor lock: the
+/// target is the database, so their jobs never execute at the same time.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_schemas_on_one_database_share_one_executor() {
+    let url = cluster::fresh_database().await;
+    let a = PgReservoir::open(PgConfig { schema: "asadb_a".into(), ..pg_config(&url, true) })
+        .await
+        .unwrap();
+    let b = PgReservoir::open(PgConfig { schema: "asadb_b".into(), ..pg_config(&url, true) })
+        .await
+        .unwrap();
+    let mut ids = Vec::new();
+    for i in 0..4 {
+        let script = format!(
+            "CREATE TABLE s{i}(a integer); INSERT INTO s{i} SELECT g FROM generate_series(1, 20000) g; \
+             SELECT pg_sleep(0.1);"
+        );
+        let e: &PgReservoir = if i % 2 == 0 { &a } else { &b };
+        ids.push((i % 2, run(e, &script).await));
+    }
+    let admin = cluster::connect(&url).await;
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut most = 0;
+    loop {
+        let row = admin
+            .query_one(
+                "SELECT (SELECT count(*) FROM asadb_a.jobs WHERE state IN ('processing', 'cancelling')) \
+                 + (SELECT count(*) FROM asadb_b.jobs WHERE state IN ('processing', 'cancelling')), \
+                 (SELECT count(*) FROM asadb_a.jobs WHERE state = 'completed') \
+                 + (SELECT count(*) FROM asadb_b.jobs WHERE state = 'completed')",
+                &[],
+            )
+            .await
+            .unwrap();
+        most = most.max(row.get::<_, i64>(0));
+        if row.get::<_, i64>(1) == 4 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "jobs did not finish");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    assert_eq!(most, 1, "never two jobs executing against one database");
+    for (which, id) in ids {
+        let e: &PgReservoir = if which == 0 { &a } else { &b };
+        assert_eq!(e.job(id).await.unwrap().state, JobState::Completed);
+    }
+}
+
 /// A process that is alive but lost its lease (it stalled past it) cannot
 /// commit another batch: the reaper's `interrupted` stands, and `resume`
 /// applies every statement exactly once.

@@ -33,6 +33,10 @@ pub enum Error {
     /// [`Interrupt`](crate::storage::Interrupt); its effects were undone.
     #[error("interrupted (cancelled, or past its time limit)")]
     Interrupted,
+    /// `RAISE(kind, message)` in a trigger program (the message as SQLite
+    /// gives it; IGNORE never leaves the trigger machinery).
+    #[error("{1}")]
+    Raise(RaiseKind, String),
     /// Reading input other than the database (e.g. a script) failed.
     #[error("I/O error: {0}")]
     Io(#[from] std::io::Error),
@@ -40,6 +44,19 @@ pub enum Error {
     /// a failed statement's; the session and its transaction go on.
     #[error("internal error: {0}")]
     Internal(String),
+}
+
+/// What a trigger's `RAISE` does to the statement that fired it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RaiseKind {
+    /// Skip the rest of the trigger and the row's change; go on.
+    Ignore,
+    /// Fail the statement, undoing its changes.
+    Abort,
+    /// Fail the statement, keeping the changes it made before.
+    Fail,
+    /// Fail the statement and roll the whole transaction back.
+    Rollback,
 }
 
 /// Result alias of this crate.

@@ -75,6 +75,15 @@ pub enum SubKind {
 #[derive(Clone, Debug)]
 pub enum Expr {
     Literal(Value),
+    /// `NEW.c` / `OLD.c` in a trigger program: the row's value with its
+    /// column's collation, and no affinity (as SQLite compares them).
+    RowValue {
+        value: Value,
+        coll: Collation,
+    },
+    /// `RAISE(kind, message)` in a trigger program: evaluating it fails
+    /// with [`Error::Raise`] (the message is NULL for IGNORE).
+    Raise(crate::error::RaiseKind, Box<Expr>),
     /// A column of the current row.
     Column(usize),
     /// A column of an enclosing query's row: depth 1 is the immediate parent.
@@ -198,13 +207,17 @@ impl Expr {
     /// Evaluates the expression against `row`.
     pub fn eval(&self, row: &[Value], cx: &Context) -> Result<Value> {
         Ok(match self {
-            Expr::Literal(v) => v.clone(),
+            Expr::Literal(v) | Expr::RowValue { value: v, .. } => v.clone(),
             Expr::Column(i) => row.get(*i).cloned().ok_or_else(|| bad_col(*i))?,
             Expr::Outer { depth, index } => cx.outer_value(*depth, *index)?,
             Expr::Param(i) => cx.params.get(*i).cloned().unwrap_or(Value::Null),
             Expr::Negate(e) => vals::negate(&e.eval(row, cx)?),
             Expr::BitNot(e) => vals::bit_not(&e.eval(row, cx)?),
             Expr::Not(e) => tri(vals::truthy(&e.eval(row, cx)?).map(|b| !b)),
+            Expr::Raise(kind, msg) => {
+                let m = msg.eval(row, cx)?.to_text().unwrap_or_default();
+                return Err(crate::Error::Raise(*kind, m));
+            }
             Expr::Identity(_)
             | Expr::Cast(..)
             | Expr::Case { .. }
@@ -464,6 +477,7 @@ impl Expr {
             | Expr::BitNot(e)
             | Expr::Not(e)
             | Expr::Identity(e)
+            | Expr::Raise(_, e)
             | Expr::IsNull(e, _)
             | Expr::Cast(e, _)
             | Expr::Collate(e, _) => f(e),
@@ -515,6 +529,7 @@ impl Expr {
                 }
             }
             Expr::Literal(_)
+            | Expr::RowValue { .. }
             | Expr::Column(_)
             | Expr::Outer { .. }
             | Expr::Param(_)
@@ -540,6 +555,7 @@ impl Expr {
             Expr::BitNot(e) => Expr::BitNot(b(e, f)?),
             Expr::Not(e) => Expr::Not(b(e, f)?),
             Expr::Identity(e) => Expr::Identity(b(e, f)?),
+            Expr::Raise(k, e) => Expr::Raise(k, b(e, f)?),
             Expr::IsNull(e, n) => Expr::IsNull(b(e, f)?, n),
             Expr::Cast(e, a) => Expr::Cast(b(e, f)?, a),
             Expr::Collate(e, c) => Expr::Collate(b(e, f)?, c),
@@ -609,6 +625,7 @@ impl Expr {
                 },
             },
             e @ (Expr::Literal(_)
+            | Expr::RowValue { .. }
             | Expr::Column(_)
             | Expr::Outer { .. }
             | Expr::Param(_)

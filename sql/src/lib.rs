@@ -73,5 +73,5 @@ pub mod session;
 pub mod storage;
 pub mod value;
 
-pub use error::{Error, Result};
+pub use error::{Error, RaiseKind, Result};
 pub use value::Value;

@@ -15,7 +15,7 @@ use sqlparser::ast;
 use crate::catalog::Schema;
 use crate::exec::dml::{self, DmlResult};
 use crate::exec::{Context, ExecState, Operator, build};
-use crate::exec::{ddl, pragma};
+use crate::exec::{ddl, fkey, pragma};
 use crate::parse::StatementKind;
 use crate::planner::{Binder, ParamMap, plan_query};
 use crate::storage::{BtreeStore, Interrupt, Interrupted, MemStore, MemTxn, RowStore, Tx};
@@ -156,6 +156,7 @@ impl Engine {
             range: 0..0,
             interrupt: None,
             settings: pragma::Settings::default(),
+            deferred_fk: Vec::new(),
         }
     }
 
@@ -202,6 +203,18 @@ pub struct Prepared {
     range: std::ops::Range<usize>,
 }
 
+impl Prepared {
+    /// What kind of statement this is (query, DML, transaction control …).
+    pub fn kind(&self) -> StatementKind {
+        StatementKind::of(&self.stmt)
+    }
+
+    /// The statement's own text.
+    pub fn sql(&self) -> &str {
+        &self.source[self.range.clone()]
+    }
+}
+
 /// A connection-like handle: autocommit, or inside an explicit
 /// transaction. `Send`.
 pub struct Session {
@@ -222,6 +235,9 @@ pub struct Session {
     interrupt: Option<Interrupt>,
     /// The connection's `PRAGMA` settings.
     settings: pragma::Settings,
+    /// Keys of deferred foreign keys the open transaction's statements
+    /// may have left without a parent, checked at COMMIT ([`fkey`]).
+    deferred_fk: Vec<fkey::Pending>,
 }
 
 /// A streaming query result.
@@ -422,6 +438,7 @@ fn dml_outcome(r: DmlResult) -> Outcome {
 
 /// Runs a non-transaction-control statement against a store; `range` is
 /// the statement's place in `source`.
+#[allow(clippy::too_many_arguments)]
 fn run(
     store: &dyn RowStore,
     schema: &Schema,
@@ -430,6 +447,7 @@ fn run(
     source: Option<&Arc<str>>,
     range: std::ops::Range<usize>,
     budget: usize,
+    fk: &fkey::Checks,
 ) -> Result<Outcome> {
     let text = source.map(|s| ddl::StmtText { source: s, range });
     let text = text.as_ref();
@@ -460,7 +478,9 @@ fn run(
                 rows: lines.into_iter().map(|l| vec![Value::Text(l)]).collect(),
             })
         }
-        ast::Statement::Insert(ins) => Ok(dml_outcome(dml::insert(store, schema, ins, &resolver)?)),
+        ast::Statement::Insert(ins) => {
+            Ok(dml_outcome(dml::insert(store, schema, ins, &resolver, fk)?))
+        }
         ast::Statement::Update(u) => Ok(dml_outcome(dml::update(
             store,
             schema,
@@ -470,13 +490,20 @@ fn run(
             u.or.as_ref(),
             u.returning.as_ref(),
             &resolver,
+            fk,
         )?)),
-        ast::Statement::Delete(d) => Ok(dml_outcome(dml::delete(store, schema, d, &resolver)?)),
+        ast::Statement::Delete(d) => Ok(dml_outcome(dml::delete(store, schema, d, &resolver, fk)?)),
         ast::Statement::CreateTable(ct) => {
             ddl::create_table(store, schema, ct, text, budget).map(|_| Outcome::Ok)
         }
         ast::Statement::CreateIndex(ci) => {
             ddl::create_index(store, schema, ci, text).map(|_| Outcome::Ok)
+        }
+        ast::Statement::CreateTrigger(ct) => {
+            crate::exec::trigger::create_trigger(store, schema, ct, text).map(|_| Outcome::Ok)
+        }
+        ast::Statement::DropTrigger(dt) => {
+            crate::exec::trigger::drop_trigger(store, schema, dt).map(|_| Outcome::Ok)
         }
         ast::Statement::CreateView(cv) => {
             ddl::create_view(store, schema, cv, text).map(|_| Outcome::Ok)
@@ -488,6 +515,18 @@ fn run(
             crate::exec::alter::alter_table(store, schema, at).map(|_| Outcome::Ok)
         }
         ast::Statement::Drop { object_type, if_exists, names, .. } => {
+            if fk.enabled && *object_type == ast::ObjectType::Table {
+                // SQLite: with foreign keys on, DROP TABLE first deletes
+                // every row, with the keys' actions and checks.
+                for n in names {
+                    if let Some(t) = schema.table(&crate::catalog::object_name(n)?) {
+                        dml::delete_for_drop(store, schema, t, fk)?;
+                    }
+                }
+                // Checked now, against the schema that still has the
+                // table: a key left without its parent fails the drop.
+                fk.end_statement(store, schema)?;
+            }
             ddl::drop(store, schema, object_type, *if_exists, names).map(|_| Outcome::Ok)
         }
         other => Err(Error::Unsupported(format!("statement {}", first_words(&other.to_string())))),
@@ -558,11 +597,20 @@ impl Session {
 
     /// [`Session::insert_values`] taking the rows by value (no copy).
     pub fn insert_values_owned(&mut self, iv: crate::script::InsertValues) -> Result<Outcome> {
-        self.with_store(true, false, move |store, schema| {
-            dml::insert_values(store, schema, iv).map(Outcome::Affected)
-        })
+        let fk = self.fk_checks();
+        let r = self.with_store(true, false, |store, schema| {
+            let n = dml::insert_values(store, schema, iv, &fk)?;
+            fk.end_statement(store, schema)?;
+            Ok(Outcome::Affected(n))
+        });
+        self.after_statement(&fk, r.is_ok());
+        r
     }
 
+    /// Parses one statement for [`Session::run`] and
+    /// [`Session::query_prepared`], any number of times: the text is parsed
+    /// once, the statement is planned against the schema of each run (so a
+    /// prepared statement stays right after a schema change).
     pub fn prepare(&mut self, sql: &str) -> Result<Prepared> {
         let mut stmts = parse(sql)?;
         if stmts.len() != 1 {
@@ -583,22 +631,20 @@ impl Session {
 
     /// Runs one query and streams its rows.
     pub fn query(&mut self, sql: &str, params: &Params) -> Result<Rows<'_>> {
-        let mut stmts = parse(sql)?;
-        if stmts.len() != 1 {
-            return Err(Error::InvalidInput(format!(
-                "expected one statement, got {}",
-                stmts.len()
-            )));
-        }
-        let parsed = stmts.remove(0);
-        let stmt = parsed.stmt;
-        let src: Arc<str> = sql.into();
+        let p = self.prepare(sql)?;
+        self.query_prepared(&p, params)
+    }
+
+    /// [`Session::query`] of a prepared statement (no parsing).
+    pub fn query_prepared(&mut self, p: &Prepared, params: &Params) -> Result<Rows<'_>> {
+        let stmt = &p.stmt;
+        let src = p.source.clone();
         self.source = Some(src.clone());
-        self.range = parsed.text;
-        let ast::Statement::Query(q) = &stmt else {
+        self.range = p.range.clone();
+        let ast::Statement::Query(q) = stmt else {
             // Anything else runs to completion; its rows (RETURNING,
             // EXPLAIN) are handed out from memory.
-            let (columns, rows) = match self.execute_stmt(&stmt, params)? {
+            let (columns, rows) = match self.execute_stmt(stmt, params)? {
                 Outcome::Rows { columns, rows } => (columns, rows),
                 _ => (Vec::new(), Vec::new()),
             };
@@ -666,6 +712,18 @@ impl Session {
     }
 
     fn end_txn(&mut self, commit: bool) -> Result<()> {
+        if commit
+            && !self.deferred_fk.is_empty()
+            && let Some(t) = self.txn.take()
+        {
+            // Deferred foreign keys: a violation fails the COMMIT and
+            // leaves the transaction open (SQLite).
+            let r = self
+                .schema_in_txn(&*t)
+                .and_then(|s| fkey::check_pending(&*t, &s, &self.deferred_fk));
+            self.txn = Some(t);
+            r?;
+        }
         let t = self.txn.take().ok_or_else(|| {
             Error::InvalidInput(if commit {
                 "cannot commit - no transaction is active".into()
@@ -675,6 +733,8 @@ impl Session {
         })?;
         self.savepoints.clear();
         self.private = None;
+        self.deferred_fk.clear();
+        self.settings.defer_foreign_keys = false;
         let ddl = std::mem::take(&mut self.ddl);
         let r = if commit {
             t.commit()
@@ -724,10 +784,12 @@ impl Session {
             ast::Statement::ReleaseSavepoint { name } => {
                 let pos = self.find_savepoint(&name.value)?;
                 let (_, id, began) = self.savepoints[pos].clone();
-                self.savepoints.truncate(pos);
                 if began {
+                    // A failed COMMIT (deferred foreign keys) keeps the
+                    // savepoint and the transaction.
                     self.end_txn(true)?;
                 } else {
+                    self.savepoints.truncate(pos);
                     self.txn.as_ref().expect("savepoints imply a transaction").release(id)?;
                 }
                 Ok(Outcome::Ok)
@@ -762,6 +824,11 @@ impl Session {
                 answer = pragma::run(p, &mut settings, store, schema)?;
                 Ok(Outcome::Ok)
             })?;
+            if self.txn.is_some() {
+                // SQLite: foreign_keys cannot change inside a transaction
+                // (setting it there is a no-op).
+                settings.foreign_keys = self.settings.foreign_keys;
+            }
             self.settings = settings;
             answer
         };
@@ -811,9 +878,38 @@ impl Session {
         let budget = self.engine.memory_budget();
         let kind = StatementKind::of(stmt);
         let _settings = pragma::with_settings(&self.settings);
-        self.with_store(!kind.is_read_only(), kind == StatementKind::Ddl, |store, schema| {
-            run(store, schema, stmt, params, source.as_ref(), range, budget)
-        })
+        let fk = self.fk_checks();
+        let r =
+            self.with_store(!kind.is_read_only(), kind == StatementKind::Ddl, |store, schema| {
+                let o = run(store, schema, stmt, params, source.as_ref(), range, budget, &fk)?;
+                fk.end_statement(store, schema)?;
+                Ok(o)
+            });
+        self.after_statement(&fk, r.is_ok());
+        r
+    }
+
+    /// The foreign key state of the next statement.
+    fn fk_checks(&self) -> fkey::Checks {
+        let mut c = fkey::Checks::new(
+            self.settings.foreign_keys,
+            self.settings.defer_foreign_keys,
+            self.txn.is_none(),
+        );
+        c.recursive_triggers = self.settings.recursive_triggers;
+        c
+    }
+
+    /// After a statement: a successful one's deferred keys wait for
+    /// COMMIT; a statement that was its own transaction ended it, which
+    /// switches `defer_foreign_keys` off (as every transaction's end does
+    /// in SQLite).
+    fn after_statement(&mut self, fk: &fkey::Checks, ok: bool) {
+        if fk.autocommit {
+            self.settings.defer_foreign_keys = false;
+        } else if ok {
+            self.deferred_fk.extend(fk.take_deferred());
+        }
     }
 
     /// The schema as this session sees it now (inside its transaction,
@@ -858,6 +954,11 @@ impl Session {
                         }
                         Ok(o)
                     }
+                    // RAISE(FAIL): the statement fails, what it did stays.
+                    Err(e @ Error::Raise(crate::RaiseKind::Fail, _)) => {
+                        t.commit()?;
+                        Err(e)
+                    }
                     Err(e) => {
                         t.rollback();
                         Err(e)
@@ -873,6 +974,10 @@ impl Session {
                             t.release(sp)?;
                             Ok(o)
                         }
+                        Err(e @ Error::Raise(crate::RaiseKind::Fail, _)) => {
+                            t.release(sp)?;
+                            Err(e)
+                        }
                         Err(e) => {
                             t.rollback_to(sp)?;
                             t.release(sp)?;
@@ -884,6 +989,10 @@ impl Session {
                 if ddl {
                     self.ddl = true;
                     self.private = None;
+                }
+                if let Err(Error::Raise(crate::RaiseKind::Rollback, _)) = &r {
+                    // RAISE(ROLLBACK): the whole transaction goes.
+                    let _ = self.end_txn(false);
                 }
                 r
             }

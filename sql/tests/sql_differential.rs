@@ -115,6 +115,35 @@ const QUERIES: &[&str] = &[
     "SELECT e, count(*) FROM t1 GROUP BY e",
     "SELECT a FROM t1 WHERE d IS NULL AND c IS NOT NULL",
     "SELECT count(*) FROM t1 WHERE c = ''",
+    // count(*) alone counts without decoding past the first row (bare
+    // columns over an empty input are NULL).
+    "SELECT count(*) FROM t1",
+    "SELECT count(*), count() FROM t2",
+    "SELECT count(*), x FROM t2 WHERE x > 1000000",
+    "SELECT count(*) FROM t1 WHERE a > 1000000",
+    "SELECT count(*) FROM (SELECT b FROM t1 LIMIT 7 OFFSET 3)",
+    "SELECT count(*) FROM t1 HAVING count(*) > 1000000",
+    "SELECT count(*) + 1, count(*) * 2 FROM t1 AS p, t2 AS q",
+    // Index nested loop joins: rowid and index lookups per left row, with
+    // the comparison's affinity (text '5', reals like 12.0, NUMERIC z).
+    "SELECT p.a, q.a FROM t1 AS p JOIN t1 AS q ON q.a = p.b",
+    "SELECT p.a, q.a, p.e FROM t1 AS p JOIN t1 AS q ON q.a = p.e",
+    "SELECT p.a, q.a FROM t1 AS p JOIN t1 AS q ON q.a = p.d",
+    "SELECT count(*) FROM t1 AS p JOIN t1 AS q ON p.a = q.a + 1 WHERE p.a < 200",
+    "SELECT p.a, q.a FROM t1 AS p, t1 AS q WHERE p.a = q.b + 1 AND q.a > 250",
+    "SELECT p.a, x FROM t1 AS p JOIN t2 ON t2.x = p.b",
+    "SELECT p.a, x, p.e FROM t1 AS p JOIN t2 ON t2.x = p.e",
+    "SELECT t2.x, p.a FROM t2 JOIN t1 AS p ON p.c = t2.y",
+    "SELECT t2.z, p.a FROM t2 JOIN t1 AS p ON p.b = t2.z",
+    "SELECT t2.y, p.a FROM t2 JOIN t1 AS p ON p.c = t2.z || ''",
+    "SELECT p.a, q.a FROM t1 AS p LEFT JOIN t1 AS q ON q.a = p.b + 100 AND q.b > 10",
+    "SELECT p.a, t2.y FROM t1 AS p LEFT JOIN t2 ON t2.x = p.b WHERE p.a < 50",
+    "SELECT p.a, t2.y FROM t1 AS p LEFT JOIN t2 ON t2.x = p.b WHERE t2.y IS NULL",
+    "SELECT count(*), sum(q.b) FROM t1 AS p JOIN t2 ON t2.x = p.b JOIN t1 AS q ON q.a = t2.x + 40",
+    "SELECT a, (SELECT count(*) FROM t2 JOIN t1 AS q ON q.a = t2.x WHERE t2.z = t1.b) FROM t1 \
+     WHERE a < 60",
+    "SELECT a FROM t1 WHERE EXISTS (SELECT 1 FROM t2 JOIN t1 AS q ON q.b = t2.x \
+     WHERE q.a = t1.a + 1)",
 ];
 
 fn ours_rows(s: &mut Session, sql: &str) -> Result<Vec<Vec<Value>>, String> {

@@ -20,8 +20,13 @@
 //! Rows with another field count than the header are *ragged*: refused
 //! by default (the job fails naming the line), padded with NULLs or
 //! skipped on request (`X-AsaDB-CSV-Ragged`). Records that only differ at
-//! the end of the file — a footnote, a "Total" line, empty `,,,` rows —
-//! are not ragged rows but footnotes: skipped and counted.
+//! the end of the file — a footnote, a "Total" line, a short empty row —
+//! are not ragged rows but footnotes: skipped and counted. A record of
+//! bare delimiters with the header's field count (`,,,`) is a row of
+//! NULLs wherever it is — that is how an all-NULL row is exported, so
+//! export then import gives the same table. (A one-column table's
+//! all-NULL row exports as an empty line, which CSV cannot tell from a
+//! blank line: blank lines are skipped.)
 
 pub mod records;
 pub mod sniff;
@@ -358,7 +363,7 @@ impl CsvReader {
                 }
             };
             let size = (self.rec.end - self.rec.start) as usize;
-            let conforming = self.rec.len() == columns && !self.rec.all_empty();
+            let conforming = self.rec.len() == columns;
             let mut values = Some(values);
             if !conforming {
                 self.held.push(Held {

@@ -354,7 +354,12 @@ impl<R: Read> Records<R> {
                 EscapeMode::Char(_) => content.checked_sub(2 + f.escapes as usize),
                 EscapeMode::None => content.checked_sub(2),
             };
-            if closing != q || expected != Some(rec.len - f.from) {
+            // A well-formed doubled-quote field holds an even number of
+            // quotes (the pair around it and two per escaped one): an odd
+            // count closed on a quote is `"a\"b"` read with the wrong
+            // convention, even when its length happens to fit.
+            let odd = matches!(self.syntax.escape, EscapeMode::Double) && f.quotes % 2 == 1;
+            if odd || closing != q || expected != Some(rec.len - f.from) {
                 rec.anomalies += 1;
             }
         }

@@ -10,7 +10,9 @@
 //! 1. a candidate that leaves a quote open at the end of the file is out;
 //! 2. candidates with `C ≥ 2` whose consistent records are at least half
 //!    of the sample are plausible, and beat every implausible one;
-//! 3. then more consistent records win, then a larger `C`, then fewer
+//! 3. then fewer records with another count win (a candidate that cuts
+//!    quoted newlines into extra records makes more records, and more
+//!    ragged ones), then more consistent records, then a larger `C`, then fewer
 //!    quoted fields with text after their closing quote (the wrong escape
 //!    convention), then a quote that was actually used, then the order of
 //!    the candidate lists (`,` `;` tab `|`, then `:` `^` `~` `#`; `"`
@@ -358,6 +360,7 @@ fn better(a: &Trial, b: &Trial) -> bool {
     }
     let key = |t: &Trial| {
         (
+            std::cmp::Reverse(t.counts.len() - t.consistent),
             t.consistent,
             t.mode,
             std::cmp::Reverse(t.anomalies),
@@ -450,6 +453,20 @@ mod tests {
         assert_eq!(d.syntax.quote, Some(b'"'));
         assert_eq!(d.types, vec![ColType::Text, ColType::Text]);
         assert!(d.header);
+    }
+
+    #[test]
+    fn a_backslash_escaped_quote_before_a_letter_is_not_a_doubled_one() {
+        let d = s("id,t\n1,\"quote\\\"d\"\n2,\"x\"\n3,y\n");
+        assert_eq!(d.syntax.escape, EscapeMode::Char(b'\\'));
+    }
+
+    #[test]
+    fn quoted_newlines_beat_a_split_into_more_records() {
+        // Without quotes the rows split at their newlines into more
+        // records, more of them with 3 fields than the header's 4.
+        let d = s("i\tr\ts\tn\n\t\t\"\n\"\t\n\t\t\"\n\t\"\t\n\t\t\"\n\t\"\t\n");
+        assert_eq!((d.syntax.delimiter, d.syntax.quote, d.columns), (b'\t', Some(b'"'), 4));
     }
 
     #[test]

@@ -46,6 +46,16 @@ impl Spec {
         Ok(OrdKey(k))
     }
 
+    /// No groups, and every aggregate a plain `count(*)` (no DISTINCT, no
+    /// FILTER): the answer is the number of input rows.
+    fn counts_rows_only(&self) -> bool {
+        self.keys.is_empty()
+            && !self.aggs.is_empty()
+            && self.aggs.iter().all(|a| {
+                a.name == "count" && a.args.is_empty() && a.filter.is_none() && !a.distinct
+            })
+    }
+
     fn fresh(&self) -> Result<Vec<vals::Aggregate>> {
         self.aggs
             .iter()
@@ -165,6 +175,9 @@ impl AggregateOp {
     fn run(&mut self, cx: &Context) -> Result<()> {
         let Some(mut input) = self.input.take() else { return Ok(()) };
         let spec = self.spec.clone();
+        if spec.counts_rows_only() {
+            return self.count_rows(input, cx);
+        }
         let mut groups: GroupMap = BTreeMap::new();
         let mut size = 0;
         // Rows of groups first seen after the map was frozen.
@@ -231,6 +244,28 @@ impl AggregateOp {
             out.push((k, g.finish(&spec, self.width, cx)?));
         }
         self.out = AggOut { mem: out.into_iter().peekable(), sorted, cur: None, pending: None };
+        Ok(())
+    }
+
+    /// `count(*)` over the whole input and nothing else: the first row is
+    /// pulled (it is the bare row bare columns read), the rest only
+    /// skipped — a plain table scan passes whole leaves by their cell
+    /// counts, decoding no record (SQLite's count of a b-tree).
+    fn count_rows(&mut self, mut input: Box<dyn Operator>, cx: &Context) -> Result<()> {
+        let first = input.next(cx)?;
+        let n = match first {
+            Some(_) => 1 + input.skip(u64::MAX, cx)?,
+            None => 0,
+        };
+        if first.is_none() && !self.always_one {
+            self.out = AggOut::empty();
+            return Ok(());
+        }
+        let n = Value::Integer(i64::try_from(n).unwrap_or(i64::MAX));
+        let mut row = first.unwrap_or_else(|| vec![Value::Null; self.width]);
+        row.extend(self.spec.aggs.iter().map(|_| n.clone()));
+        let mem = vec![(OrdKey(Vec::new()), row)].into_iter().peekable();
+        self.out = AggOut { mem, sorted: None, cur: None, pending: None };
         Ok(())
     }
 

@@ -13,7 +13,9 @@ use std::sync::Arc;
 
 use sqlparser::ast;
 
+use super::fkey::{Checks, TableKeys, Write};
 use super::index::{IndexKeys, bind_in_table, table_scope};
+use super::trigger::{Event, TableTriggers};
 use super::vals::{self, Affinity};
 use super::{Context, ExecState, build, table_row};
 use crate::catalog::{self, IndexDef, Schema, TableDef, object_name};
@@ -94,7 +96,7 @@ impl Sequence {
 }
 
 /// The constraint-checking context of one table.
-struct Target {
+struct Target<'a> {
     table: Arc<TableDef>,
     indexes: Vec<IndexKeys>,
     checks: Vec<(Expr, String)>,
@@ -113,10 +115,31 @@ struct Target {
     max_rowid: Cell<Option<i64>>,
     /// AUTOINCREMENT's counter.
     sequence: RefCell<Option<Sequence>>,
+    /// The foreign keys this statement's writes must keep (`None`: off,
+    /// or none applies).
+    keys: Option<TableKeys<'a>>,
+    /// The triggers each row change fires.
+    triggers: Option<TableTriggers>,
+    schema: &'a Schema,
+    nesting: &'a Checks,
 }
 
-impl Target {
-    fn new(b: &mut Binder, schema: &Schema, t: &Arc<TableDef>) -> Result<Target> {
+impl<'a> Target<'a> {
+    fn new(
+        b: &mut Binder,
+        schema: &'a Schema,
+        t: &Arc<TableDef>,
+        fk: &'a Checks,
+        write: Write,
+    ) -> Result<Target<'a>> {
+        let keys = TableKeys::new(fk, b.store, schema, t, write)?;
+        let event = match write {
+            Write::Insert { .. } => Some(Event::Insert),
+            Write::Update(set) => Some(Event::Update(set)),
+            Write::Delete => Some(Event::Delete),
+            Write::Drop => None,
+        };
+        let triggers = event.and_then(|e| TableTriggers::new(schema, t, e));
         let exprs: Vec<&ast::Expr> = t.checks.iter().map(|c| &c.0).collect();
         let checks = bind_in_table(b, t, &exprs)?
             .into_iter()
@@ -142,6 +165,10 @@ impl Target {
             generated: generated_order(b, t)?,
             max_rowid: Cell::new(None),
             sequence: RefCell::new(Sequence::load(b.store, schema, t)?),
+            keys,
+            triggers,
+            schema,
+            nesting: fk,
         })
     }
 
@@ -170,7 +197,7 @@ impl Target {
                 Conflict::Ignore => return Ok(false),
                 Conflict::Replace => {
                     if let Some(old) = store.get(&self.table, other)? {
-                        self.delete(store, cx, other, &old)?;
+                        self.delete_replaced(store, cx, other, old)?;
                     }
                 }
                 Conflict::Abort => {
@@ -229,6 +256,89 @@ impl Target {
             }
         }
         store.delete(&self.table, rowid)
+    }
+
+    /// Removes the row a REPLACE displaces, with its foreign key actions
+    /// (as SQLite's REPLACE does when foreign keys are on).
+    fn delete_replaced(
+        &self,
+        store: &dyn RowStore,
+        cx: &Context,
+        rowid: i64,
+        stored: Row,
+    ) -> Result<()> {
+        self.delete(store, cx, rowid, &stored)?;
+        self.parent_gone(store, &table_row(&self.table, rowid, stored), None)
+    }
+
+    /// A row of this table went (`new`: the row replacing it, for an
+    /// UPDATE): the actions of the foreign keys it was a parent of.
+    fn parent_gone(
+        &self,
+        store: &dyn RowStore,
+        old: &[Value],
+        new: Option<&[Value]>,
+    ) -> Result<()> {
+        if let Some(k) = self.keys.as_ref().filter(|k| k.is_parent()) {
+            k.parent_changed(store, old, new)?;
+            // The actions may have written this table.
+            self.max_rowid.set(None);
+        }
+        Ok(())
+    }
+
+    /// The `NEW` row a BEFORE trigger sees: the values about to be
+    /// written with the columns' affinities, the rowid if known (else -1,
+    /// as SQLite).
+    fn pending_row(&self, row: &[Value], explicit: Option<i64>) -> Row {
+        let t = &self.table;
+        let mut local: Row = t
+            .columns
+            .iter()
+            .enumerate()
+            .map(|(i, c)| c.affinity.apply(row.get(i).cloned().unwrap_or(Value::Null)))
+            .collect();
+        let rowid = match t.rowid_alias {
+            Some(a) => match &local[a] {
+                Value::Integer(i) => *i,
+                _ => -1,
+            },
+            None => explicit.unwrap_or(-1),
+        };
+        if let Some(a) = t.rowid_alias {
+            local[a] = Value::Integer(rowid);
+        }
+        local.push(Value::Integer(rowid));
+        local
+    }
+
+    fn before(
+        &self,
+        store: &dyn RowStore,
+        old: Option<&[Value]>,
+        new: Option<&[Value]>,
+    ) -> Result<bool> {
+        match &self.triggers {
+            Some(tt) => tt.before(store, self.schema, self.nesting, old, new),
+            None => Ok(true),
+        }
+    }
+
+    fn after(
+        &self,
+        store: &dyn RowStore,
+        old: Option<&[Value]>,
+        new: Option<&[Value]>,
+    ) -> Result<()> {
+        match &self.triggers {
+            Some(tt) => {
+                tt.after(store, self.schema, self.nesting, old, new)?;
+                // The triggers may have written this table.
+                self.max_rowid.set(None);
+                Ok(())
+            }
+            None => Ok(()),
+        }
     }
 
     fn known_max_rowid(&self, store: &dyn RowStore) -> Result<Option<i64>> {
@@ -392,7 +502,7 @@ impl Target {
         };
         if action == Conflict::Replace {
             if let Some(old) = store.get(t, rowid)? {
-                self.delete(store, cx, rowid, &old)?;
+                self.delete_replaced(store, cx, rowid, old)?;
             }
         } else if !store.insert_new(t, rowid, stored)? {
             // One descent checked the rowid and wrote the row.
@@ -421,6 +531,9 @@ impl Target {
         }
         self.insert_entries(store, cx, &local, rowid)?;
         self.wrote_rowid(rowid);
+        if let Some(k) = &self.keys {
+            k.wrote(store, &local, &t.name)?;
+        }
         Ok(Some(local))
     }
 }
@@ -536,6 +649,58 @@ fn finish(affected: u64, ret: Option<Returning>) -> DmlResult {
     }
 }
 
+/// The rows an INSERT writes, bound; materialised before the first write.
+pub(crate) enum Source {
+    /// `DEFAULT VALUES`: one row of defaults.
+    Default,
+    Exprs(Vec<Vec<Expr>>),
+    Plan(Box<crate::planner::QueryPlan>),
+}
+
+impl Source {
+    pub(crate) fn bind(b: &mut Binder, ins: &ast::Insert) -> Result<Source> {
+        Ok(match &ins.source {
+            None => Source::Default,
+            Some(q) => match q.body.as_ref() {
+                ast::SetExpr::Values(v)
+                    if q.with.is_none() && q.order_by.is_none() && q.limit_clause.is_none() =>
+                {
+                    b.push_scope(Scope::default());
+                    let rows = v
+                        .rows
+                        .iter()
+                        .map(|r| {
+                            r.content.iter().map(|e| b.bind_expr(e)).collect::<Result<Vec<_>>>()
+                        })
+                        .collect::<Result<Vec<_>>>();
+                    b.pop_scope();
+                    Source::Exprs(rows?)
+                }
+                _ => Source::Plan(Box::new(plan_query(b, q)?)),
+            },
+        })
+    }
+
+    /// The rows (empty ones for DEFAULT VALUES).
+    pub(crate) fn rows(&self, cx: &Context) -> Result<Vec<Row>> {
+        Ok(match self {
+            Source::Default => vec![Vec::new()],
+            Source::Exprs(rows) => rows
+                .iter()
+                .map(|r| r.iter().map(|e| e.eval(&[], cx)).collect::<Result<Vec<_>>>())
+                .collect::<Result<_>>()?,
+            Source::Plan(p) => {
+                let mut op = build(&p.node);
+                let mut out = Vec::new();
+                while let Some(r) = op.next(cx)? {
+                    out.push(r);
+                }
+                out
+            }
+        })
+    }
+}
+
 /// Resolves parameters of a bound statement into slot order.
 pub type ParamResolver<'p> = &'p dyn Fn(&crate::planner::ParamMap) -> Result<Vec<Value>>;
 
@@ -544,11 +709,16 @@ pub fn insert(
     schema: &Schema,
     ins: &ast::Insert,
     params: ParamResolver,
+    fk: &Checks,
 ) -> Result<DmlResult> {
     let name = match &ins.table {
         ast::TableObject::TableName(n) => object_name(n)?,
         other => return Err(Error::Unsupported(format!("INSERT INTO {other}"))),
     };
+    if let Some(v) = schema.view(&name) {
+        return super::trigger::insert_into_view(store, schema, v, ins, params, fk)
+            .map(|n| finish(n, None));
+    }
     let t = writable_table(schema, &name)?;
     let mut action = match ins.or {
         Some(ast::SqliteOnConflict::Ignore) => Conflict::Ignore,
@@ -568,51 +738,15 @@ pub fn insert(
     let names: Vec<String> = ins.columns.iter().map(object_name).collect::<Result<_>>()?;
     let cols = column_positions(&t, &names)?;
     let mut b = Binder::new(schema, store);
-    let target = Target::new(&mut b, schema, &t)?;
+    let write = Write::Insert { replace: action == Conflict::Replace };
+    let target = Target::new(&mut b, schema, &t, fk, write)?;
     let mut ret = Returning::new(&mut b, &t, ins.returning.as_ref())?;
-    // Source rows, materialised before writing.
-    enum Src {
-        Default,
-        Exprs(Vec<Vec<Expr>>),
-        Plan(Box<crate::planner::QueryPlan>),
-    }
-    let src = match &ins.source {
-        None => Src::Default,
-        Some(q) => match q.body.as_ref() {
-            ast::SetExpr::Values(v)
-                if q.with.is_none() && q.order_by.is_none() && q.limit_clause.is_none() =>
-            {
-                b.push_scope(Scope::default());
-                let rows = v
-                    .rows
-                    .iter()
-                    .map(|r| r.content.iter().map(|e| b.bind_expr(e)).collect::<Result<Vec<_>>>())
-                    .collect::<Result<Vec<_>>>();
-                b.pop_scope();
-                Src::Exprs(rows?)
-            }
-            _ => Src::Plan(Box::new(plan_query(&mut b, q)?)),
-        },
-    };
+    let src = Source::bind(&mut b, ins)?;
     let pv = params(&b.params)?;
     let cache = ExecState::default();
     let cx = Context::new(store, &pv, &cache);
-    let rows: Vec<Row> = match &src {
-        Src::Default => vec![Vec::new()],
-        Src::Exprs(rows) => rows
-            .iter()
-            .map(|r| r.iter().map(|e| e.eval(&[], &cx)).collect::<Result<Vec<_>>>())
-            .collect::<Result<_>>()?,
-        Src::Plan(p) => {
-            let mut op = build(&p.node);
-            let mut out = Vec::new();
-            while let Some(r) = op.next(&cx)? {
-                out.push(r);
-            }
-            out
-        }
-    };
-    let default_values = matches!(src, Src::Default);
+    let rows = src.rows(&cx)?;
+    let default_values = matches!(src, Source::Default);
     let n = write_rows(
         store,
         &cx,
@@ -729,8 +863,15 @@ fn write_rows(
                 _ => return Err(Error::InvalidInput("datatype mismatch".into())),
             },
         };
+        if target.triggers.is_some() {
+            let new = target.pending_row(&row, explicit);
+            if !target.before(store, None, Some(&new))? {
+                continue;
+            }
+        }
         if let Some(local) = target.insert(store, cx, row, explicit, action)? {
             n += 1;
+            target.after(store, None, Some(&local))?;
             if let Some(r) = ret.as_deref_mut() {
                 r.add(&local, cx)?;
             }
@@ -744,8 +885,13 @@ pub fn insert_values(
     store: &dyn RowStore,
     schema: &Schema,
     iv: crate::script::InsertValues,
+    fk: &Checks,
 ) -> Result<u64> {
     use crate::script::Conflict as C;
+    if let Some(v) = schema.view(&iv.table) {
+        let names = iv.columns.unwrap_or_default();
+        return super::trigger::insert_rows_into_view(store, schema, v, &names, iv.rows, false, fk);
+    }
     let t = writable_table(schema, &iv.table)?;
     let action = match iv.or_action {
         Some(C::Ignore) => Conflict::Ignore,
@@ -755,7 +901,8 @@ pub fn insert_values(
     let names = iv.columns.unwrap_or_default();
     let cols = column_positions(&t, &names)?;
     let mut b = Binder::new(schema, store);
-    let target = Target::new(&mut b, schema, &t)?;
+    let write = Write::Insert { replace: action == Conflict::Replace };
+    let target = Target::new(&mut b, schema, &t, fk, write)?;
     let cache = ExecState::default();
     let cx = Context::new(store, &[], &cache);
     let n =
@@ -774,6 +921,7 @@ pub fn update(
     or: Option<&ast::SqliteOnConflict>,
     returning: Option<&Vec<ast::SelectItem>>,
     params: ParamResolver,
+    fk: &Checks,
 ) -> Result<DmlResult> {
     let name = match &table.relation {
         ast::TableFactor::Table { name, .. } => object_name(name)?,
@@ -782,16 +930,20 @@ pub fn update(
     if !table.joins.is_empty() {
         return Err(Error::Unsupported("UPDATE with joins".into()));
     }
+    if let Some(v) = schema.view(&name) {
+        if returning.is_some() {
+            return Err(Error::Unsupported("RETURNING on a view".into()));
+        }
+        return super::trigger::update_view(store, schema, v, assignments, selection, params, fk)
+            .map(|n| finish(n, None));
+    }
     let t = writable_table(schema, &name)?;
     let action = match or {
         Some(ast::SqliteOnConflict::Ignore) => Conflict::Ignore,
         Some(ast::SqliteOnConflict::Replace) => Conflict::Replace,
         _ => Conflict::Abort,
     };
-    let mut b = Binder::new(schema, store);
-    let target = Target::new(&mut b, schema, &t)?;
-    let mut ret = Returning::new(&mut b, &t, returning)?;
-    let mut sets: Vec<(usize, Expr)> = Vec::new();
+    let mut targets: Vec<(usize, &ast::Expr)> = Vec::new();
     for a in assignments {
         let cols: Vec<String> = match &a.target {
             ast::AssignmentTarget::ColumnName(n) => vec![object_name(n)?],
@@ -808,7 +960,15 @@ pub fn update(
                 t.columns[c].name
             )));
         }
-        let e = bind_in_table(&mut b, &t, &[&a.value])?.remove(0);
+        targets.push((c, &a.value));
+    }
+    let set_cols: Vec<usize> = targets.iter().map(|(c, _)| *c).collect();
+    let mut b = Binder::new(schema, store);
+    let target = Target::new(&mut b, schema, &t, fk, Write::Update(&set_cols))?;
+    let mut ret = Returning::new(&mut b, &t, returning)?;
+    let mut sets: Vec<(usize, Expr)> = Vec::new();
+    for (c, value) in targets {
+        let e = bind_in_table(&mut b, &t, &[value])?.remove(0);
         sets.push((c, e));
     }
     let node = plan_table_scan(&mut b, &t, selection)?;
@@ -822,11 +982,19 @@ pub fn update(
     }
     let ncols = t.columns.len();
     let mut n = 0;
-    for old in old_rows {
+    for mut old in old_rows {
         let rowid = match old[ncols] {
             Value::Integer(i) => i,
             _ => return Err(Error::Corrupt("rowid is not an integer".into())),
         };
+        if target.triggers.is_some() || target.keys.as_ref().is_some_and(|k| k.is_parent()) {
+            // Triggers and foreign key actions of earlier rows may have
+            // changed or removed this one: update it as it is now.
+            match store.get(&t, rowid)? {
+                Some(now) => old = table_row(&t, rowid, now),
+                None => continue,
+            }
+        }
         let mut new: Row = old[..ncols].to_vec();
         for (c, e) in &sets {
             new[*c] = e.eval(&old, &cx)?;
@@ -835,6 +1003,17 @@ pub fn update(
             && matches!(new[a], Value::Null)
         {
             return Err(Error::InvalidInput("datatype mismatch".into()));
+        }
+        if target.triggers.is_some() {
+            let pending = target.pending_row(&new, Some(rowid));
+            if !target.before(store, Some(&old), Some(&pending))? {
+                continue;
+            }
+            // The BEFORE triggers may have changed or removed the row.
+            match store.get(&t, rowid)? {
+                Some(now) => old = table_row(&t, rowid, now),
+                None => continue,
+            }
         }
         let mut stored_old = old[..ncols].to_vec();
         if let Some(a) = t.rowid_alias {
@@ -846,6 +1025,8 @@ pub fn update(
         match res? {
             Some(local) => {
                 n += 1;
+                target.parent_gone(store, &old, Some(&local))?;
+                target.after(store, Some(&old), Some(&local))?;
                 if let Some(r) = &mut ret {
                     r.add(&local, &cx)?;
                 }
@@ -865,7 +1046,61 @@ pub fn delete(
     schema: &Schema,
     del: &ast::Delete,
     params: ParamResolver,
+    fk: &Checks,
 ) -> Result<DmlResult> {
+    if let Some(v) = view_target(schema, del)? {
+        if del.returning.is_some() {
+            return Err(Error::Unsupported("RETURNING on a view".into()));
+        }
+        return super::trigger::delete_from_view(
+            store,
+            schema,
+            &v,
+            del.selection.as_ref(),
+            params,
+            fk,
+        )
+        .map(|n| finish(n, None));
+    }
+    let t = delete_target(schema, del)?;
+    delete_rows(
+        store,
+        schema,
+        &t,
+        del.selection.as_ref(),
+        del.returning.as_ref(),
+        params,
+        fk,
+        Write::Delete,
+    )
+}
+
+/// The implicit `DELETE FROM t` that `DROP TABLE` runs when foreign keys
+/// are on (their actions and checks, no triggers).
+pub fn delete_for_drop(
+    store: &dyn RowStore,
+    schema: &Schema,
+    t: &Arc<TableDef>,
+    fk: &Checks,
+) -> Result<()> {
+    let none = |_: &crate::planner::ParamMap| Ok(Vec::new());
+    delete_rows(store, schema, t, None, None, &none, fk, Write::Drop).map(|_| ())
+}
+
+/// The view a DELETE names, if it names one.
+fn view_target(schema: &Schema, del: &ast::Delete) -> Result<Option<Arc<catalog::ViewDef>>> {
+    let from = match &del.from {
+        ast::FromTable::WithFromKeyword(v) | ast::FromTable::WithoutKeyword(v) => v,
+    };
+    Ok(match from.as_slice() {
+        [ast::TableWithJoins { relation: ast::TableFactor::Table { name, .. }, .. }] => {
+            schema.view(&object_name(name)?).cloned()
+        }
+        _ => None,
+    })
+}
+
+fn delete_target(schema: &Schema, del: &ast::Delete) -> Result<Arc<TableDef>> {
     let from = match &del.from {
         ast::FromTable::WithFromKeyword(v) | ast::FromTable::WithoutKeyword(v) => v,
     };
@@ -876,11 +1111,24 @@ pub fn delete(
         ast::TableFactor::Table { name, .. } => object_name(name)?,
         other => return Err(Error::Unsupported(format!("DELETE FROM {other}"))),
     };
-    let t = writable_table(schema, &name)?;
+    writable_table(schema, &name)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn delete_rows(
+    store: &dyn RowStore,
+    schema: &Schema,
+    t: &Arc<TableDef>,
+    selection: Option<&ast::Expr>,
+    returning: Option<&Vec<ast::SelectItem>>,
+    params: ParamResolver,
+    fk: &Checks,
+    write: Write,
+) -> Result<DmlResult> {
     let mut b = Binder::new(schema, store);
-    let target = Target::new(&mut b, schema, &t)?;
-    let mut ret = Returning::new(&mut b, &t, del.returning.as_ref())?;
-    let node = plan_table_scan(&mut b, &t, del.selection.as_ref())?;
+    let target = Target::new(&mut b, schema, t, fk, write)?;
+    let mut ret = Returning::new(&mut b, t, returning)?;
+    let node = plan_table_scan(&mut b, t, selection)?;
     let pv = params(&b.params)?;
     let cache = ExecState::default();
     let cx = Context::new(store, &pv, &cache);
@@ -890,18 +1138,40 @@ pub fn delete(
         doomed.push(r);
     }
     let ncols = t.columns.len();
-    for old in &doomed {
+    let reread = target.triggers.is_some() || target.keys.as_ref().is_some_and(|k| k.is_parent());
+    let mut n = 0;
+    for mut old in doomed {
         let Value::Integer(rowid) = old[ncols] else {
             return Err(Error::Corrupt("rowid is not an integer".into()));
         };
+        if reread {
+            // A trigger or cascade of an earlier row may have changed or
+            // removed it.
+            match store.get(t, rowid)? {
+                Some(now) => old = table_row(t, rowid, now),
+                None => continue,
+            }
+        }
+        if target.triggers.is_some() {
+            if !target.before(store, Some(&old), None)? {
+                continue;
+            }
+            match store.get(t, rowid)? {
+                Some(now) => old = table_row(t, rowid, now),
+                None => continue,
+            }
+        }
         let mut stored = old[..ncols].to_vec();
         if let Some(a) = t.rowid_alias {
             stored[a] = Value::Null;
         }
         target.delete(store, &cx, rowid, &stored)?;
+        n += 1;
+        target.parent_gone(store, &old, None)?;
+        target.after(store, Some(&old), None)?;
         if let Some(r) = &mut ret {
-            r.add(old, &cx)?;
+            r.add(&old, &cx)?;
         }
     }
-    Ok(finish(doomed.len() as u64, ret))
+    Ok(finish(n, ret))
 }

@@ -1,5 +1,5 @@
-//! Joins: nested loops and hash joins (inner and left), the hash build
-//! side partitioned so it can spill.
+//! Joins: nested loops, index nested loops and hash joins (inner and
+//! left), the hash build side partitioned so it can spill.
 
 use super::*;
 
@@ -166,6 +166,53 @@ impl Operator for JoinOp {
             }
             let l = self.cur.take().expect("set above");
             if self.kind == JoinKind::Left && !self.matched {
+                return Ok(Some(l));
+            }
+        }
+    }
+}
+
+/// Index nested loop (see [`Node::LookupJoin`]): the right scan is rewound
+/// and run once per left row, with that row as its nearest outer row, so
+/// its access path (a rowid or index lookup) reads the left row's key.
+/// The right rows of one left row are buffered (they are that key's
+/// matches), so the child context is made once per left row.
+pub(super) struct LookupJoinOp {
+    pub(super) left: Box<dyn Operator>,
+    pub(super) right: Box<dyn Operator>,
+    pub(super) offset: usize,
+    pub(super) kind: JoinKind,
+    pub(super) on: Option<Expr>,
+    pub(super) buf: std::collections::VecDeque<Row>,
+}
+
+impl Operator for LookupJoinOp {
+    fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
+        loop {
+            if let Some(r) = self.buf.pop_front() {
+                return Ok(Some(r));
+            }
+            let Some(l) = self.left.next(cx)? else { return Ok(None) };
+            cx.store.check_interrupt()?;
+            if !self.right.rewind() {
+                return Err(Error::Corrupt(
+                    "internal: the lookup side of a join cannot rewind".into(),
+                ));
+            }
+            let child = cx.child(&l);
+            let mut matched = false;
+            while let Some(r) = self.right.next(&child)? {
+                let mut row = l.clone();
+                row[self.offset..self.offset + r.len()].clone_from_slice(&r);
+                if let Some(on) = &self.on
+                    && !on.is_true(&row, cx)?
+                {
+                    continue;
+                }
+                matched = true;
+                self.buf.push_back(row);
+            }
+            if !matched && self.kind == JoinKind::Left {
                 return Ok(Some(l));
             }
         }

@@ -12,6 +12,7 @@ mod aggregate;
 pub mod alter;
 pub mod ddl;
 pub mod dml;
+pub mod fkey;
 pub mod index;
 mod join;
 pub mod pragma;
@@ -21,6 +22,7 @@ mod set;
 pub mod sort;
 mod stream;
 mod subquery;
+pub mod trigger;
 mod tvf;
 pub mod vals;
 mod window;
@@ -51,11 +53,14 @@ use crate::{Error, Result};
 use vals::{Affinity, Collation};
 
 /// Per-execution state of one statement: the results of its uncorrelated
-/// subqueries (by subquery id) and what its functions read
-/// ([`StatementEnv`]: the statement's clock).
+/// subqueries (by subquery id), the operators of its correlated ones
+/// (kept between runs, rewound for the next outer row instead of built
+/// again) and what its functions read ([`StatementEnv`]: the statement's
+/// clock).
 #[derive(Default)]
 pub struct ExecState {
     map: RefCell<HashMap<usize, Cached>>,
+    ops: RefCell<HashMap<usize, Box<dyn Operator>>>,
     pub env: StatementEnv,
 }
 
@@ -188,6 +193,14 @@ pub fn build(node: &Node) -> Box<dyn Operator> {
             pos: 0,
             matched: false,
             pending: Vec::new(),
+        }),
+        Node::LookupJoin { left, right, offset, kind, on } => Box::new(join::LookupJoinOp {
+            left: build(left),
+            right: build(right),
+            offset: *offset,
+            kind: *kind,
+            on: on.clone(),
+            buf: std::collections::VecDeque::new(),
         }),
         Node::Filter { input, pred } => {
             Box::new(FilterOp { input: build(input), pred: pred.clone() })

@@ -22,8 +22,8 @@
 //!   `OFF` and `MEMORY` would give up durability and are refused.
 //! - `synchronous` is FULL (2) or EXTRA (3); `OFF` and `NORMAL` would give
 //!   up durability of committed transactions and are refused.
-//! - `foreign_keys = ON` is refused (enforcement is not built yet: a
-//!   database that accepts ON and does not enforce would lie).
+//! - `foreign_keys = ON` enforces foreign keys ([`super::fkey`]); inside a
+//!   transaction setting it changes nothing, as in SQLite.
 //!   `case_sensitive_like = ON`, `writable_schema = ON` and
 //!   `ignore_check_constraints = ON` are refused likewise.
 //! - `schema_version = N` is refused (SQLite's own docs call writing it a
@@ -245,11 +245,8 @@ pub fn run(
     let flag = |on: bool| int(i64::from(on));
     match p.name.as_str() {
         "foreign_keys" => match set {
-            Some(v) if bool_value(v) => Err(refused(
-                "PRAGMA foreign_keys = ON: foreign key enforcement is not available in AsaDB yet",
-            )),
-            Some(_) => {
-                settings.foreign_keys = false;
+            Some(v) => {
+                settings.foreign_keys = bool_value(v);
                 Ok(Answer::nothing())
             }
             None => Ok(Answer::one("foreign_keys", flag(settings.foreign_keys))),
@@ -969,48 +966,14 @@ pub fn foreign_key_check(p: &Pragma, schema: &Schema) -> Result<Vec<FkProbe>> {
     Ok(out)
 }
 
-/// The parent columns a foreign key refers to (quoted): as written, else
-/// the parent's PRIMARY KEY; they must be its PRIMARY KEY or a UNIQUE key.
+/// The parent columns a foreign key refers to, quoted
+/// ([`super::fkey::parent_columns`] has the rule).
 fn parent_key(
     child: &TableDef,
     fk: &catalog::ForeignKey,
     parent: &TableDef,
     schema: &Schema,
 ) -> Result<Vec<String>> {
-    let mismatch = || {
-        Error::InvalidInput(format!(
-            "foreign key mismatch - \"{}\" referencing \"{}\"",
-            child.name, parent.name
-        ))
-    };
-    let cols: Vec<usize> = if fk.parent_columns.is_empty() {
-        if parent.primary_key.len() != fk.columns.len() {
-            return Err(mismatch());
-        }
-        parent.primary_key.clone()
-    } else {
-        fk.parent_columns
-            .iter()
-            .map(|c| parent.column_index(c).ok_or_else(mismatch))
-            .collect::<Result<_>>()?
-    };
-    let is_pk = {
-        let mut a = cols.clone();
-        let mut b = parent.primary_key.clone();
-        a.sort_unstable();
-        b.sort_unstable();
-        a == b
-    };
-    let is_unique = schema.indexes.values().any(|ix| {
-        ix.table.eq_ignore_ascii_case(&parent.name)
-            && ix.unique
-            && ix.predicate.is_none()
-            && !ix.has_exprs()
-            && ix.columns.len() == cols.len()
-            && cols.iter().all(|c| ix.columns.contains(c))
-    });
-    if !is_pk && !is_unique {
-        return Err(mismatch());
-    }
+    let cols = super::fkey::parent_columns(child, fk, parent, schema)?;
     Ok(cols.iter().map(|&c| quote(&parent.columns[c].name)).collect())
 }

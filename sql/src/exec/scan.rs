@@ -264,6 +264,13 @@ impl ScanOp {
 }
 
 impl Operator for ScanOp {
+    /// A scan opens its access path on the first `next` (evaluating its
+    /// bounds then, with the outer rows of that call): back to that.
+    fn rewind(&mut self) -> bool {
+        self.state = ScanState::Init;
+        true
+    }
+
     fn skip(&mut self, n: u64, cx: &Context) -> Result<u64> {
         if matches!(self.state, ScanState::Init) {
             self.open(cx)?;

@@ -158,6 +158,12 @@ pub(super) fn limit_offset(
 }
 
 impl Operator for LimitOp {
+    /// LIMIT and OFFSET are evaluated again on the next first `next`.
+    fn rewind(&mut self) -> bool {
+        self.state = None;
+        self.input.rewind()
+    }
+
     fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
         if self.state.is_none() {
             let (limit, offset) = limit_offset(&self.limit, &self.offset, cx)?;

@@ -26,14 +26,35 @@ pub(super) fn remember(cx: &Context, sub: &SubPlan, c: Cached) {
     }
 }
 
+/// The operator tree of `sub`, ready for a run: the one its last run left
+/// (rewound), or a new one. A correlated subquery runs once per outer row:
+/// a rewound scan re-reads its bounds from the new outer row.
+fn operator(cx: &Context, sub: &SubPlan) -> Box<dyn Operator> {
+    if sub.correlated
+        && let Some(mut op) = cx.cache.ops.borrow_mut().remove(&sub.id)
+        && op.rewind()
+    {
+        return op;
+    }
+    build(&sub.node)
+}
+
+/// Keeps a correlated subquery's operators for its next run.
+fn keep(cx: &Context, sub: &SubPlan, op: Box<dyn Operator>) {
+    if sub.correlated {
+        cx.cache.ops.borrow_mut().insert(sub.id, op);
+    }
+}
+
 /// The first column of the first row, or NULL.
 pub fn subquery_scalar(sub: &Arc<SubPlan>, outer: &[Value], cx: &Context) -> Result<Value> {
     if let Some(Cached::Scalar(v)) = cached(cx, sub) {
         return Ok(v);
     }
     let child = cx.child(outer);
-    let mut op = build(&sub.node);
+    let mut op = operator(cx, sub);
     let v = op.next(&child)?.and_then(|r| r.into_iter().next()).unwrap_or(Value::Null);
+    keep(cx, sub, op);
     remember(cx, sub, Cached::Scalar(v.clone()));
     Ok(v)
 }
@@ -43,8 +64,9 @@ pub fn subquery_exists(sub: &Arc<SubPlan>, outer: &[Value], cx: &Context) -> Res
         return Ok(b);
     }
     let child = cx.child(outer);
-    let mut op = build(&sub.node);
+    let mut op = operator(cx, sub);
     let b = op.next(&child)?.is_some();
+    keep(cx, sub, op);
     remember(cx, sub, Cached::Exists(b));
     Ok(b)
 }
@@ -62,7 +84,7 @@ pub fn subquery_in(
         Some(Cached::In(s)) => s,
         _ => {
             let child = cx.child(outer);
-            let mut op = build(&sub.node);
+            let mut op = operator(cx, sub);
             let mut set = BTreeSet::new();
             let mut has_null = false;
             while let Some(r) = op.next(&child)? {
@@ -73,6 +95,7 @@ pub fn subquery_in(
                     set.insert(OrdKey(vec![coll.fold_owned(v)]));
                 }
             }
+            keep(cx, sub, op);
             let s = Arc::new(InSet { set, has_null });
             remember(cx, sub, Cached::In(s.clone()));
             s

@@ -195,6 +195,62 @@ pub fn with_statement_text(text: Option<Arc<str>>) -> impl Drop {
     Reset(STATEMENT_TEXT.with(|t| std::mem::replace(&mut *t.borrow_mut(), text)))
 }
 
+/// The row a trigger program runs for: `NEW.x` and `OLD.x` in its
+/// statements bind to these values (rows in `exec::table_row` form:
+/// columns, then the rowid).
+#[derive(Clone, Debug)]
+pub struct TriggerRow {
+    pub table: Arc<crate::catalog::TableDef>,
+    pub old: Option<Vec<Value>>,
+    pub new: Option<Vec<Value>>,
+}
+
+thread_local! {
+    static TRIGGER_ROW: std::cell::RefCell<Option<Arc<TriggerRow>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Makes `row` the trigger row of binders on this thread until the guard
+/// drops (`None`: outside any trigger program).
+pub fn with_trigger_row(row: Option<Arc<TriggerRow>>) -> impl Drop {
+    struct Reset(Option<Arc<TriggerRow>>);
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            let old = self.0.take();
+            TRIGGER_ROW.with(|t| *t.borrow_mut() = old);
+        }
+    }
+    Reset(TRIGGER_ROW.with(|t| std::mem::replace(&mut *t.borrow_mut(), row)))
+}
+
+fn trigger_row() -> Option<Arc<TriggerRow>> {
+    TRIGGER_ROW.with(|t| t.borrow().clone())
+}
+
+/// `NEW.c` / `OLD.c` of the running trigger program, if `q.c` is one.
+fn trigger_value(q: &str, c: &str) -> Result<Option<Expr>> {
+    let which = if q.eq_ignore_ascii_case("new") {
+        true
+    } else if q.eq_ignore_ascii_case("old") {
+        false
+    } else {
+        return Ok(None);
+    };
+    let Some(tr) = trigger_row() else { return Ok(None) };
+    let Some(row) = (if which { tr.new.as_ref() } else { tr.old.as_ref() }) else {
+        return Ok(None);
+    };
+    let t = &tr.table;
+    let (i, coll) = match t.column_index(c) {
+        Some(i) => (i, t.columns[i].collation),
+        None if ["rowid", "oid", "_rowid_"].iter().any(|r| c.eq_ignore_ascii_case(r)) => {
+            (t.columns.len(), Collation::Binary)
+        }
+        None => return Ok(None),
+    };
+    Ok(row.get(i).cloned().map(|value| Expr::RowValue { value, coll }))
+}
+
 impl<'a> Binder<'a> {
     pub fn new(schema: &'a Schema, store: &'a dyn RowStore) -> Binder<'a> {
         Binder {
@@ -359,6 +415,7 @@ impl<'a> Binder<'a> {
     pub fn collation(&self, e: &Expr) -> Option<Collation> {
         match e {
             Expr::Collate(_, c) => Some(*c),
+            Expr::RowValue { coll, .. } => Some(*coll),
             Expr::Column(_) | Expr::Outer { .. } | Expr::Json { when: Some(_), .. } => {
                 self.column_coll(e)
             }
@@ -418,6 +475,43 @@ impl<'a> Binder<'a> {
         r
     }
 
+    /// `RAISE(IGNORE)` / `RAISE(ABORT|FAIL|ROLLBACK, message)`, only in a
+    /// trigger program.
+    fn raise(&mut self, f: &ast::Function) -> Result<Expr> {
+        use crate::error::RaiseKind as K;
+        let ast::FunctionArguments::List(l) = &f.args else {
+            return Err(Error::Parse("near \"RAISE\": syntax error".into()));
+        };
+        let arg = |i: usize| match l.args.get(i) {
+            Some(ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(e))) => Some(e),
+            _ => None,
+        };
+        let kind = match arg(0) {
+            Some(ast::Expr::Identifier(id)) => match id.value.to_ascii_uppercase().as_str() {
+                "IGNORE" => K::Ignore,
+                "ABORT" => K::Abort,
+                "FAIL" => K::Fail,
+                "ROLLBACK" => K::Rollback,
+                _ => return Err(Error::Parse(format!("near \"{}\": syntax error", id.value))),
+            },
+            _ => return Err(Error::Parse("near \"RAISE\": syntax error".into())),
+        };
+        let want = if kind == K::Ignore { 1 } else { 2 };
+        if l.args.len() != want {
+            return Err(Error::Parse("near \")\": syntax error".into()));
+        }
+        if trigger_row().is_none() {
+            return Err(Error::InvalidInput(
+                "RAISE() may only be used within a trigger-program".into(),
+            ));
+        }
+        let msg = match arg(1) {
+            Some(e) => self.bind_expr(e)?,
+            None => Expr::Literal(Value::Null),
+        };
+        Ok(Expr::Raise(kind, Box::new(msg)))
+    }
+
     fn bind_expr_at_depth(&mut self, e: &ast::Expr) -> Result<Expr> {
         use ast::Expr as A;
         Ok(match e {
@@ -439,7 +533,10 @@ impl<'a> Binder<'a> {
                 let (q, c) = (&parts[n - 2].value, &parts[n - 1].value);
                 match self.resolve(Some(q), c)? {
                     Some(x) => x,
-                    None => return Err(Error::InvalidInput(format!("no such column: {q}.{c}"))),
+                    None => match trigger_value(q, c)? {
+                        Some(x) if n == 2 => x,
+                        _ => return Err(Error::InvalidInput(format!("no such column: {q}.{c}"))),
+                    },
                 }
             }
             A::Value(v) => match self.hex_integer(v)? {
@@ -801,6 +898,9 @@ impl<'a> Binder<'a> {
 
     fn function(&mut self, f: &ast::Function) -> Result<Expr> {
         let name = object_name(&f.name)?.to_ascii_lowercase();
+        if name == "raise" {
+            return self.raise(f);
+        }
         if let Some(over) = &f.over {
             return self.window_call(&name, f, over);
         }

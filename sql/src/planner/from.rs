@@ -13,7 +13,7 @@ use sqlparser::ast;
 use super::access::*;
 use super::bind::{Binder, Scope, ScopeTable};
 use super::select::*;
-use super::{JoinKey, JoinKind, Node, QueryPlan};
+use super::{Access, JoinKey, JoinKind, Node, QueryPlan};
 use crate::catalog::{self, TableDef, object_name};
 use crate::exec::vals::{Affinity, Collation};
 use crate::expr::{CmpOp, Expr};
@@ -461,7 +461,33 @@ pub(super) fn build_from(
     } else {
         greedy_order(&conjs, &est)
     };
-    let order = after_dependencies(order, &lateral, any_left)?;
+    let mut order = after_dependencies(order, &lateral, any_left)?;
+    // Two inner-joined tables where only the first could be looked up
+    // from the second (`a.id = b.id + 1` with `a` first): start from the
+    // other, so the join is an index nested loop instead of a hash table
+    // of a whole table (as SQLite orders it).
+    if let [x, y] = order[..]
+        && !any_left
+    {
+        let between: Vec<Expr> =
+            conjs.iter().filter(|c| !c.done && c.rels.len() == 2).map(|c| c.expr.clone()).collect();
+        let can = |outer: usize, inner: usize| match &scans[inner] {
+            Some(Node::Scan { table, .. }) => lookup_access(
+                b,
+                table,
+                &locals[inner],
+                &between,
+                rels,
+                &BTreeSet::from([outer]),
+                inner,
+            )
+            .is_some(),
+            _ => false,
+        };
+        if !can(x, y) && can(y, x) {
+            order = vec![y, x];
+        }
+    }
 
     let first = order[0];
     let mut joined: BTreeSet<usize> = BTreeSet::from([first]);
@@ -504,6 +530,29 @@ pub(super) fn build_from(
             continue;
         }
         let right = scans[r].take().expect("each rel once");
+        if let Node::Scan { table, .. } = &right
+            && let Some((used, access, filter)) =
+                lookup_access(b, table, &locals[r], &candidates, rels, &joined, r)
+        {
+            // Index nested loop: the equality became the right scan's
+            // lookup (and filter); the other terms test each pair.
+            let on = candidates
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| *i != used)
+                .map(|(_, c)| c)
+                .reduce(|a, c| Expr::And(Box::new(a), Box::new(c)));
+            let table = table.clone();
+            node = Node::LookupJoin {
+                left: Box::new(node),
+                right: Box::new(Node::Scan { table, access, filter: Some(filter) }),
+                offset: rels[r].offset,
+                kind: rels[r].kind,
+                on,
+            };
+            joined.insert(r);
+            continue;
+        }
         let mut keys = Vec::new();
         let mut rest = Vec::new();
         for c in candidates {
@@ -532,6 +581,61 @@ pub(super) fn build_from(
         node = Node::Filter { input: Box::new(node), pred: p };
     }
     Ok((node, ordered))
+}
+
+/// An index nested loop into table `r`: the first of `candidates` that is
+/// an equality between the joined rows and a bare column of `r` which a
+/// rowid or index lookup serves (SQLite's choice over a hash join). Returns
+/// that candidate's position, the access path and the scan's filter: `r`'s
+/// local terms and the equality, all reading the left (wide) row as the
+/// nearest outer row — which moves outer rows the terms already read one
+/// level further out.
+fn lookup_access(
+    b: &Binder,
+    t: &Arc<TableDef>,
+    locals: &[Expr],
+    candidates: &[Expr],
+    rels: &[Rel],
+    joined: &BTreeSet<usize>,
+    r: usize,
+) -> Option<(usize, Access, Expr)> {
+    let outer_of_left = |e: Expr, left_row: bool| {
+        e.transform(&mut |e| {
+            Ok(match e {
+                Expr::Outer { depth, index } => Expr::Outer { depth: depth + 1, index },
+                Expr::Column(index) if left_row => Expr::Outer { depth: 1, index },
+                e => e,
+            })
+        })
+        .expect("the rewrite cannot fail")
+    };
+    let base: Vec<Expr> = locals.iter().map(|e| outer_of_left(e.clone(), false)).collect();
+    for (k, c) in candidates.iter().enumerate() {
+        let Some(key) = equi_key(c, rels, joined, r) else { continue };
+        if !matches!(key.right, Expr::Column(_)) || !key.left.is_deterministic() {
+            continue;
+        }
+        let probe = outer_of_left(key.left, true);
+        let eq = Expr::Cmp {
+            op: CmpOp::Eq,
+            l: Box::new(key.right),
+            r: Box::new(probe),
+            aff: key.aff,
+            coll: key.coll,
+        };
+        let mut terms = base.clone();
+        terms.push(eq);
+        let (access, _) = choose_access(b, t, &terms);
+        if matches!(access, Access::Full { .. }) {
+            continue;
+        }
+        let filter = terms
+            .into_iter()
+            .reduce(|a, c| Expr::And(Box::new(a), Box::new(c)))
+            .expect("the equality at least");
+        return Some((k, access, filter));
+    }
+    None
 }
 
 /// A table-valued function joined after other relations: the function,

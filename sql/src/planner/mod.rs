@@ -237,6 +237,17 @@ pub enum Node {
         keys: Vec<JoinKey>,
         on: Option<Expr>,
     },
+    /// Index nested loop: for each wide row of `left`, `right` (a table
+    /// scan whose access and filter read that row as the nearest outer row,
+    /// `Expr::Outer { depth: 1, .. }`) is run again; its local rows are
+    /// placed at `offset` and `on` filters the pairs.
+    LookupJoin {
+        left: Box<Node>,
+        right: Box<Node>,
+        offset: usize,
+        kind: JoinKind,
+        on: Option<Expr>,
+    },
     Filter {
         input: Box<Node>,
         pred: Expr,
@@ -393,6 +404,11 @@ impl Node {
                 if *kind == JoinKind::Left { "LEFT " } else { "" },
                 if on.is_some() { " FILTER" } else { "" }
             ),
+            Node::LookupJoin { kind, on, .. } => format!(
+                "INDEX NESTED LOOP {}JOIN{}",
+                if *kind == JoinKind::Left { "LEFT " } else { "" },
+                if on.is_some() { " FILTER" } else { "" }
+            ),
             Node::Filter { .. } => "FILTER".into(),
             Node::Guard { .. } => "GUARD (condition on no row)".into(),
             Node::Project { exprs, .. } => format!("PROJECT {} columns", exprs.len()),
@@ -454,7 +470,9 @@ impl Node {
             | Node::Window { input, .. }
             | Node::Limit { input, .. }
             | Node::Distinct { input, .. } => vec![input],
-            Node::Join { left, right, .. } | Node::SetOp { left, right, .. } => vec![left, right],
+            Node::Join { left, right, .. }
+            | Node::LookupJoin { left, right, .. }
+            | Node::SetOp { left, right, .. } => vec![left, right],
             Node::Recursive { init, step, .. } => vec![init, step],
         }
     }

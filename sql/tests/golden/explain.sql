@@ -25,6 +25,17 @@ query
 EXPLAIN SELECT * FROM t AS x, t AS y WHERE x.a = y.b
 ----
 PROJECT 4 columns
+  INDEX NESTED LOOP JOIN
+    SCAN t
+    SEARCH t USING ROWID IN (1 values) FILTER
+
+# An equality no lookup serves (no bare column on either side) hashes.
+
+onlyif asadb
+query
+EXPLAIN SELECT * FROM t AS x, t AS y WHERE x.b + 0 = y.b + 0
+----
+PROJECT 4 columns
   HASH JOIN
     SCAN t
     SCAN t

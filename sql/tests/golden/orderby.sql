@@ -269,9 +269,9 @@ EXPLAIN SELECT x.id FROM t AS x, t AS y WHERE x.id = y.id ORDER BY x.id
 ----
 SORT 1 keys
   PROJECT 1 columns
-    HASH JOIN
+    INDEX NESTED LOOP JOIN
       SCAN t
-      SCAN t
+      SEARCH t USING ROWID IN (1 values) FILTER
 
 # A NOCASE column sorts NOCASE (its own collation), as in SQLite.
 
