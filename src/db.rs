@@ -205,6 +205,62 @@ impl Database {
         self.shared.closed.load(Ordering::SeqCst)
     }
 
+    /// Why the database cannot be written right now — the message of the
+    /// failed write or sync (a full disk, an IO error) that latched it —
+    /// or `None` when it can. Reads keep working meanwhile.
+    pub fn write_error(&self) -> Option<String> {
+        self.shared.engine.db().and_then(|db| db.write_error())
+    }
+
+    /// Recovers a latched database without reopening it (see the
+    /// transaction layer's `Db::recover`): `Ok(true)` when it was latched
+    /// and can write again, `Ok(false)` when there was nothing to do, an
+    /// error (e.g. one whose [`Error::is_disk_full`] holds) when it still
+    /// cannot write. The next write transaction does the same by itself;
+    /// this is for a front end that wants to know before it admits work.
+    /// May wait for a running writer up to the busy timeout.
+    pub fn recover(&self) -> Result<bool> {
+        self.check_open()?;
+        match self.shared.engine.db() {
+            Some(db) => db.recover().map_err(|e| Error::Sql(e.into())),
+            None => Ok(false),
+        }
+    }
+
+    /// Times the database recovered by itself from a failed write since
+    /// it was opened.
+    pub fn recoveries(&self) -> u64 {
+        self.shared.engine.db().map_or(0, |db| db.stats().recoveries)
+    }
+
+    /// Test hook: opens `path` like [`Database::open_with`], but every
+    /// write and sync of the database and its log fails with `ENOSPC`
+    /// while `full()` returns true — a disk that fills up and is freed
+    /// again, for end-to-end tests of a whole process where no small
+    /// file system can be mounted. Not for production use.
+    #[doc(hidden)]
+    pub fn open_full_while(
+        path: impl AsRef<Path>,
+        opts: Options,
+        full: Arc<dyn Fn() -> bool + Send + Sync>,
+    ) -> Result<Database> {
+        use asadb_pager::{FileIo, FullWhile, Io};
+        let path = path.as_ref();
+        let io = |p: &Path| FileIo::open(p).map_err(Error::Io);
+        let main = Arc::new(io(path)?);
+        if !main.try_lock_exclusive().map_err(Error::Io)? {
+            return Err(Error::Sql(asadb_txn::Error::Locked(path.display().to_string()).into()));
+        }
+        let mut wal_path = path.as_os_str().to_owned();
+        wal_path.push("-wal");
+        let wal = Arc::new(io(Path::new(&wal_path))?);
+        let main: Arc<dyn Io> = Arc::new(FullWhile::new(main, full.clone()));
+        let wal: Arc<dyn Io> = Arc::new(FullWhile::new(wal, full));
+        let db = asadb_txn::Db::open_io(main, wal, opts.txn_options())
+            .map_err(|e| Error::Sql(e.into()))?;
+        Ok(Database::from_engine(Engine::with_db(db), opts))
+    }
+
     pub(crate) fn check_open(&self) -> Result<()> {
         if self.is_closed() { Err(Error::Closed) } else { Ok(()) }
     }

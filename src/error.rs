@@ -132,6 +132,24 @@ impl Error {
     pub fn is_retryable(&self) -> bool {
         matches!(self.kind(), ErrorKind::Busy | ErrorKind::Timeout)
     }
+
+    /// True when an operating-system error anywhere in the chain says the
+    /// disk (or the quota) is full: `ENOSPC`, `EDQUOT`.
+    pub fn is_disk_full(&self) -> bool {
+        let mut cur: Option<&(dyn std::error::Error + 'static)> = Some(self);
+        while let Some(e) = cur {
+            if let Some(io) = e.downcast_ref::<std::io::Error>()
+                && matches!(
+                    io.kind(),
+                    std::io::ErrorKind::StorageFull | std::io::ErrorKind::QuotaExceeded
+                )
+            {
+                return true;
+            }
+            cur = e.source();
+        }
+        false
+    }
 }
 
 fn sql_kind(e: &asadb_sql::Error) -> ErrorKind {
@@ -216,5 +234,12 @@ mod tests {
             .downcast_ref::<std::io::Error>()
             .or_else(|| inner.source().and_then(|s| s.downcast_ref::<std::io::Error>()));
         assert_eq!(io.map(|e| e.kind()), Some(std::io::ErrorKind::StorageFull));
+        assert!(e.is_disk_full());
+        let deep = Error::Sql(asadb_sql::Error::Storage(asadb_txn::Error::Pager(
+            asadb_pager::Error::Io(std::io::Error::from_raw_os_error(28)),
+        )));
+        assert!(deep.is_disk_full());
+        let eio = Error::Sql(asadb_sql::Error::Io(std::io::Error::from_raw_os_error(5)));
+        assert!(!eio.is_disk_full());
     }
 }

@@ -23,8 +23,9 @@ pub enum Error {
     #[error("database is full: {pages} pages is the maximum")]
     Full { pages: u32 },
     /// An earlier write or sync on this handle failed; the handle refuses
-    /// further writes until the database is reopened.
-    #[error("a previous write or sync failed ({0}); reopen the database to continue")]
+    /// further writes until it recovers (the transaction layer's
+    /// `Db::recover`, which its next write transaction runs) or is reopened.
+    #[error("a previous write or sync failed ({0}); writes resume once the database recovers")]
     Poisoned(String),
 }
 

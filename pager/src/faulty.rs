@@ -23,6 +23,7 @@
 //! - With [`FaultPlan::sticky`], every mutating call after the first failure
 //!   fails too (a dead disk); otherwise only call `n` fails (a transient
 //!   error), which is the harder case for a latch to get right.
+//!   [`FaultPlan::heal`] ends a sticky failure (space freed, disk back).
 
 use std::io;
 use std::sync::Arc;
@@ -63,6 +64,7 @@ pub struct FaultPlan {
     fail_at: Option<(u64, Fault)>,
     sticky: bool,
     torn: bool,
+    healed: std::sync::atomic::AtomicBool,
 }
 
 impl FaultPlan {
@@ -74,6 +76,7 @@ impl FaultPlan {
             fail_at: None,
             sticky: false,
             torn: false,
+            healed: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -94,6 +97,11 @@ impl FaultPlan {
         self
     }
 
+    /// From now on no call fails (a sticky failure ends: space was freed).
+    pub fn heal(&self) {
+        self.healed.store(true, Ordering::SeqCst);
+    }
+
     /// Number of mutating calls seen so far (failed ones included).
     pub fn calls(&self) -> u64 {
         self.calls.load(Ordering::SeqCst)
@@ -108,6 +116,9 @@ impl FaultPlan {
     fn next_call(&self) -> Option<Fault> {
         let index = self.calls.fetch_add(1, Ordering::SeqCst);
         let (n, fault) = self.fail_at?;
+        if self.healed.load(Ordering::SeqCst) {
+            return None;
+        }
         let fails = index == n || (self.sticky && index > n);
         if fails {
             self.failures.fetch_add(1, Ordering::SeqCst);
@@ -176,5 +187,60 @@ impl Io for FaultyIo {
             None => self.inner.sync(),
             Some(fault) => Err(fault.to_io_error()),
         }
+    }
+}
+
+/// An [`Io`] that fails every mutating call with `ENOSPC` while `full()`
+/// says so, and passes everything through otherwise: a disk that fills up
+/// and gets space back, for tests of a whole process (the server's test
+/// hook makes `full` "a marker file exists"). Reads, `len` and a `set_len`
+/// that shrinks the file always pass.
+pub struct FullWhile {
+    inner: Arc<dyn Io>,
+    full: Arc<dyn Fn() -> bool + Send + Sync>,
+}
+
+impl FullWhile {
+    /// Wraps `inner`; `full` is asked at every mutating call.
+    pub fn new(inner: Arc<dyn Io>, full: Arc<dyn Fn() -> bool + Send + Sync>) -> Self {
+        FullWhile { inner, full }
+    }
+
+    fn check(&self) -> io::Result<()> {
+        if (self.full)() { Err(Fault::Enospc.to_io_error()) } else { Ok(()) }
+    }
+}
+
+impl std::fmt::Debug for FullWhile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FullWhile").field("inner", &self.inner).finish_non_exhaustive()
+    }
+}
+
+impl Io for FullWhile {
+    fn len(&self) -> io::Result<u64> {
+        self.inner.len()
+    }
+
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {
+        self.inner.read_at(buf, offset)
+    }
+
+    fn write_at(&self, buf: &[u8], offset: u64) -> io::Result<()> {
+        self.check()?;
+        self.inner.write_at(buf, offset)
+    }
+
+    fn set_len(&self, len: u64) -> io::Result<()> {
+        // Shrinking a file needs no space, on a full disk as anywhere.
+        if len >= self.inner.len()? {
+            self.check()?;
+        }
+        self.inner.set_len(len)
+    }
+
+    fn sync(&self) -> io::Result<()> {
+        self.check()?;
+        self.inner.sync()
     }
 }

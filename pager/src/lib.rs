@@ -36,7 +36,7 @@ mod pagefile;
 
 pub use crash::{CrashIo, CrashWorld, SECTOR_SIZE};
 pub use error::{Error, Result};
-pub use faulty::{Fault, FaultPlan, FaultyIo};
+pub use faulty::{Fault, FaultPlan, FaultyIo, FullWhile};
 pub use header::Header;
 pub use io::{FileIo, Io, MemIo};
 pub use page::{PAGE_SIZE, PAGE_USABLE, PageBuf, PageId};

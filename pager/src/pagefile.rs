@@ -10,7 +10,9 @@ use crate::{Error, Header, Io, Result};
 /// Remembers the first failed write or sync of a handle and refuses every
 /// later mutating call. After an fsync error the kernel may have dropped the
 /// dirty data, so retrying "successfully" would silently lose writes; the
-/// only safe way on is to reopen and recover from what is durable.
+/// only safe way on is to recover from what is durable: reopen, or (the
+/// transaction layer's `Db::recover`) re-establish the durable state under
+/// the writer lock and only then [`WriteLatch::clear`] the latch.
 #[derive(Debug, Default)]
 pub struct WriteLatch {
     failed: Mutex<Option<String>>,
@@ -49,6 +51,18 @@ impl WriteLatch {
     /// True once latched.
     pub fn is_poisoned(&self) -> bool {
         self.failed.lock().is_some()
+    }
+
+    /// Why the latch is set (the first failure's message), or `None`.
+    pub fn reason(&self) -> Option<String> {
+        self.failed.lock().clone()
+    }
+
+    /// Opens the latch again and returns why it was set. Only for a caller
+    /// that has just re-established what is durable (see the type's docs);
+    /// a failure of that work sets the latch again.
+    pub fn clear(&self) -> Option<String> {
+        self.failed.lock().take()
     }
 }
 

@@ -314,6 +314,7 @@ async fn upload_job(
         // connection for surplus bytes.
         let finish = if opts.content_sha256.is_some() { Finish::Now } else { finish(conn) };
         let declared = opts.declared_size;
+        ensure_writable(app).await?;
         let upload = app.reservoir.begin_upload(opts).await?;
         crate::upload::receive(app, upload, body, declared, finish).await
     }
@@ -432,9 +433,54 @@ async fn resume_job(State(app): State<App>, uri: Uri) -> Result<Json<Job>> {
     Ok(Json(app.reservoir.resume(id).await?))
 }
 
-/// `GET /api/reservoir/stats`
-async fn stats(State(app): State<App>) -> Result<Json<reservoir::Stats>> {
-    Ok(Json(app.reservoir.stats().await?))
+/// `GET /api/reservoir/stats`: the Reservoir's figures and the
+/// database's write state.
+async fn stats(State(app): State<App>) -> Result<Json<StatsBody>> {
+    let stats = app.reservoir.stats().await?;
+    let (database_write_error, database_recoveries) = match &app.queries {
+        Queries::Embedded(adb) => (adb.database().write_error(), adb.database().recoveries()),
+        Queries::Postgres(_) => (None, 0),
+    };
+    Ok(Json(StatsBody { stats, database_write_error, database_recoveries }))
+}
+
+/// The body of `GET /api/reservoir/stats`.
+#[derive(serde::Serialize)]
+struct StatsBody {
+    #[serde(flatten)]
+    stats: reservoir::Stats,
+    /// Why the database cannot be written right now (the failed write or
+    /// sync that latched it, e.g. a full disk), or `None`. While set, new
+    /// jobs are refused with 507 `disk_full` (or the error the write hit);
+    /// it clears by itself once a write succeeds again.
+    database_write_error: Option<String>,
+    /// Times the database recovered by itself since the server started.
+    database_recoveries: u64,
+}
+
+/// Refuses new work while the embedded database cannot write: a latched
+/// database first tries to recover (off the runtime: it may wait for the
+/// writer and sync), and when that fails the answer is its error — 507
+/// `disk_full` for a full disk — instead of a job that would fail.
+pub(crate) async fn ensure_writable(app: &App) -> Result<()> {
+    let Queries::Embedded(adb) = &app.queries else { return Ok(()) };
+    if adb.database().write_error().is_none() {
+        return Ok(());
+    }
+    let db = adb.database().clone();
+    let recovered = tokio::task::spawn_blocking(move || db.recover())
+        .await
+        .map_err(|e| Error::Internal(format!("blocking task failed: {e}")))?;
+    match recovered {
+        Ok(_) => Ok(()),
+        Err(e) if e.is_disk_full() => {
+            Err(Error::Reservoir(reservoir::Error::Io(std::io::Error::new(
+                std::io::ErrorKind::StorageFull,
+                format!("the database cannot be written: {e}"),
+            ))))
+        }
+        Err(e) => Err(Error::Engine(e)),
+    }
 }
 
 /// `GET /api/reservoir/result?id=&statement=&offset=&limit=`
@@ -488,6 +534,8 @@ async fn metrics(State(app): State<App>) -> Result<Response> {
         engine.wal_frames = d.log_frames;
         engine.commits = d.commits;
         engine.checkpoints = d.checkpoints;
+        engine.write_blocked = db.write_error().is_some();
+        engine.recoveries = d.recoveries;
     }
     let text = app.metrics.render(&app.reservoir.stats().await?, &engine);
     Ok(([(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], text).into_response())
@@ -519,6 +567,7 @@ struct FileRequest {
 /// runtime. See [`open_allowed_file`] for the rules a file must meet.
 async fn submit_file(State(app): State<App>, body: Body) -> Result<Response> {
     let body = crate::query::small_body(body, 64 << 10).await?;
+    ensure_writable(&app).await?;
     let req: FileRequest = serde_json::from_slice(&body)
         .map_err(|e| Error::BadRequest(format!("invalid JSON body: {e}")))?;
     check_path_text(&req.path)?;

@@ -65,6 +65,9 @@ pub struct EngineGauges {
     pub wal_frames: u32,
     pub commits: u64,
     pub checkpoints: u64,
+    /// The database cannot be written (latched after a failed write).
+    pub write_blocked: bool,
+    pub recoveries: u64,
 }
 
 #[derive(Debug, Default)]
@@ -110,7 +113,7 @@ impl Metrics {
     pub fn render(&self, stats: &Stats, engine: &EngineGauges) -> String {
         let mut out = String::with_capacity(4096);
         let e = engine;
-        let simple: [(&str, &str, &str, String); 11] = [
+        let simple: [(&str, &str, &str, String); 13] = [
             (
                 "asadb_async_in_flight",
                 "gauge",
@@ -176,6 +179,19 @@ impl Metrics {
                 "counter",
                 "Checkpoints run since the database was opened.",
                 e.checkpoints.to_string(),
+            ),
+            (
+                "asadb_database_write_blocked",
+                "gauge",
+                "1 while the database cannot be written (a failed write or sync, e.g. a full \
+                 disk, latched it; database_write_error in the stats), else 0.",
+                u8::from(e.write_blocked).to_string(),
+            ),
+            (
+                "asadb_database_recoveries_total",
+                "counter",
+                "Times the database recovered by itself from a failed write since it was opened.",
+                e.recoveries.to_string(),
             ),
         ];
         for (name, kind, help, value) in simple {

@@ -19,6 +19,7 @@
 //! rolled back to its last durable batch) and close the database. A clean
 //! shutdown exits 0.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use std::sync::Arc;
@@ -116,10 +117,17 @@ pub fn run(args: ServeArgs) -> Result<()> {
                 Reservoir::open(&cfg.data_dir.join(RESERVOIR_DIR), cfg.reservoir.clone())?;
             // One engine for DIR/asadb.db, shared by the worker (which runs
             // queued jobs one at a time) and /api/query.
-            let db = asadb::Database::open_with(
-                cfg.data_dir.join(DATABASE_FILE),
-                asadb::Options::default(),
-            )?;
+            let db = match test_full_disk_marker() {
+                Some(marker) => asadb::Database::open_full_while(
+                    cfg.data_dir.join(DATABASE_FILE),
+                    asadb::Options::default(),
+                    Arc::new(move || marker.exists()),
+                )?,
+                None => asadb::Database::open_with(
+                    cfg.data_dir.join(DATABASE_FILE),
+                    asadb::Options::default(),
+                )?,
+            };
             if cfg.worker {
                 reservoir.start_worker(db.engine())?;
             }
@@ -189,6 +197,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
         // The PostgreSQL engine sweeps by itself (one host at a time).
         let sweeper =
             embedded.then(|| tokio::spawn(sweep_forever(reservoir.clone(), ttl, stop.clone())));
+        let healer = adb.clone().map(|adb| tokio::spawn(recover_forever(adb, stop.clone())));
         let server = tokio::spawn(crate::framing::serve(
             listener,
             api::router(app.clone()),
@@ -211,6 +220,9 @@ pub fn run(args: ServeArgs) -> Result<()> {
         app.events.close();
         if let Some(sweeper) = sweeper {
             let _ = sweeper.await;
+        }
+        if let Some(healer) = healer {
+            let _ = healer.await;
         }
         match tokio::time::timeout(SHUTDOWN_GRACE, &mut server).await {
             Ok(ended) => ended.map_err(|e| Error::Internal(e.to_string()))??,
@@ -298,6 +310,45 @@ async fn sweep_forever(
             Ok(n) => tracing::info!(removed = n, "expired jobs removed"),
             Err(e) => tracing::warn!("sweeping expired jobs failed: {e}"),
         }
+    }
+}
+
+/// How often a latched database tries to recover by itself.
+const RECOVER_EVERY: Duration = Duration::from_secs(1);
+
+/// Recovers the database by itself once a failed write (a full disk)
+/// clears: while it is latched, tries [`asadb::Database::recover`] every
+/// [`RECOVER_EVERY`] on a blocking thread. (A new job's admission and the
+/// worker's next write try too; this makes the stats and metrics clear
+/// without anyone writing.)
+async fn recover_forever(adb: asadb::AsyncDatabase, stop: CancellationToken) {
+    let mut tick = tokio::time::interval(RECOVER_EVERY);
+    loop {
+        tokio::select! {
+            () = stop.cancelled() => return,
+            _ = tick.tick() => {}
+        }
+        let db = adb.database().clone();
+        if db.write_error().is_none() {
+            continue;
+        }
+        match tokio::task::spawn_blocking(move || db.recover()).await {
+            Ok(Ok(true)) => tracing::info!("the database recovered from a failed write"),
+            Ok(Ok(false)) => {}
+            Ok(Err(e)) => tracing::debug!("the database still cannot write: {e}"),
+            Err(e) => tracing::warn!("the recovery task failed: {e}"),
+        }
+    }
+}
+
+/// Test hook (debug builds only): with `ASADB_TEST_FULL_DISK_MARKER=PATH`
+/// every write and sync of the database fails with `ENOSPC` while `PATH`
+/// exists — a full disk where the test cannot mount a small file system.
+fn test_full_disk_marker() -> Option<PathBuf> {
+    if cfg!(debug_assertions) {
+        std::env::var_os("ASADB_TEST_FULL_DISK_MARKER").filter(|m| !m.is_empty()).map(PathBuf::from)
+    } else {
+        None
     }
 }
 

@@ -27,7 +27,7 @@ use asadb_pager::{
 use parking_lot::{Condvar, Mutex, RwLock};
 
 use crate::guard::{Key, Version};
-use crate::wal::{self, FrameId, WAL_HEADER_SIZE, WalHeader};
+use crate::wal::{self, FRAME_SIZE, FrameId, WAL_HEADER_SIZE, WalHeader};
 use crate::{Error, ReadTxn, Result, WriteTxn};
 
 /// When commits and checkpoints wait for the disk, as in SQLite's WAL mode.
@@ -91,6 +91,9 @@ pub struct DbStats {
     pub checkpoints: u64,
     /// Write transactions committed since open.
     pub commits: u64,
+    /// Times the handle recovered from a failed write or sync by itself
+    /// ([`Db::recover`]) since open.
+    pub recoveries: u64,
 }
 
 /// What a checkpoint did.
@@ -180,6 +183,7 @@ pub(crate) struct Shared {
     pub next_txn: AtomicU64,
     pub checkpoints: AtomicU64,
     pub commits: AtomicU64,
+    pub recoveries: AtomicU64,
     /// The locked main file of a database opened by path; `close` unlocks
     /// it so the file can be opened again while clones of this handle live.
     file_lock: Mutex<Option<Arc<FileIo>>>,
@@ -411,6 +415,7 @@ impl Db {
             next_txn: AtomicU64::new(1),
             checkpoints: AtomicU64::new(0),
             commits: AtomicU64::new(0),
+            recoveries: AtomicU64::new(0),
             file_lock: Mutex::new(None),
         };
         let db = Db { shared: Arc::new(shared) };
@@ -440,16 +445,60 @@ impl Db {
         self.try_begin_write(self.shared.opts.busy_timeout)
     }
 
-    /// Like [`Db::begin_write`] with an explicit timeout.
+    /// Like [`Db::begin_write`] with an explicit timeout. A handle latched
+    /// by an earlier failed write or sync first tries [`Db::recover`]; if
+    /// that fails the error is the one recovery hit (e.g. `ENOSPC` while
+    /// the disk is still full), and the handle stays latched.
     pub fn try_begin_write(&self, timeout: Duration) -> Result<WriteTxn> {
         self.shared.check_open()?;
-        self.shared.latch.check()?;
         self.shared.lock_writer(timeout)?;
-        if let Err(e) = self.shared.check_open().and_then(|()| Ok(self.shared.latch.check()?)) {
+        if let Err(e) = self.shared.check_open().and_then(|()| self.shared.recover_locked()) {
             self.shared.unlock_writer();
             return Err(e);
         }
         Ok(WriteTxn::new(self.shared.clone()))
+    }
+
+    /// Why writes are refused right now: the message of the failed write
+    /// or sync that latched the handle, or `None` when it can write.
+    pub fn write_error(&self) -> Option<String> {
+        self.shared.latch.reason()
+    }
+
+    /// Recovers from a failed write or sync without reopening: takes the
+    /// writer lock (waiting up to the busy timeout) and, if the handle is
+    /// latched, re-establishes what is durable, then opens the latch.
+    /// Returns whether it was latched; an error means the files still
+    /// cannot be written (the handle stays latched, try again later).
+    ///
+    /// Why this is safe (no failed call is ever retried as if it had
+    /// worked): the in-memory state only ever advances after the writes
+    /// *and* syncs it describes succeeded — a commit publishes its frames
+    /// after the log sync, a checkpoint advances the backfill mark after
+    /// the main-file sync — so it describes only what earlier successful
+    /// syncs made durable. The frames a failed commit left past the last
+    /// commit frame are overwritten by the next commit (their checksum
+    /// chain no longer matches). Recovery (1) writes one frame's worth
+    /// of zeros past the end of the log, syncs and truncates it again — a
+    /// probe that needs new space, so a still-full disk fails here; (2)
+    /// rewrites the log header when the log is empty (a log reset whose
+    /// header write failed) or syncs the log; (3) runs a checkpoint, which
+    /// rewrites every committed frame not known to be in the main file and
+    /// syncs it, so pages a failed main-file sync may have dropped are
+    /// written again. Before the probe, the log is cut back to its last
+    /// commit frame: the failed transaction's frames give a full disk its
+    /// space back (shrinking a file needs none). A [`Db::begin_write`] on a latched handle does this
+    /// by itself.
+    pub fn recover(&self) -> Result<bool> {
+        self.shared.check_open()?;
+        if !self.shared.latch.is_poisoned() {
+            return Ok(false);
+        }
+        self.shared.lock_writer(self.shared.opts.busy_timeout)?;
+        let was = self.shared.latch.is_poisoned();
+        let r = self.shared.recover_locked();
+        self.shared.unlock_writer();
+        r.map(|()| was)
     }
 
     /// Copies committed log frames that no active reader still needs from
@@ -498,11 +547,57 @@ impl Db {
             readers,
             checkpoints: self.shared.checkpoints.load(Ordering::Relaxed),
             commits: self.shared.commits.load(Ordering::Relaxed),
+            recoveries: self.shared.recoveries.load(Ordering::Relaxed),
         }
     }
 }
 
 impl Shared {
+    /// [`Db::recover`]'s work; the caller holds the writer lock. `Ok` when
+    /// the handle was not latched or has recovered.
+    pub(crate) fn recover_locked(&self) -> Result<()> {
+        let Some(why) = self.latch.clear() else {
+            return Ok(());
+        };
+        let r = (|| -> Result<()> {
+            let (mx, h) = {
+                let st = self.state.lock();
+                (st.mx_frame, st.wal_header)
+            };
+            // The frames a failed transaction left past the last commit
+            // hold space a full disk needs back; shrinking needs none.
+            let end = WAL_HEADER_SIZE as u64 + u64::from(mx) * FRAME_SIZE as u64;
+            if self.wal.len().map_err(PagerError::Io)? > end {
+                self.write_io(|| self.wal.set_len(end))?;
+            }
+            let len = self.wal.len().map_err(PagerError::Io)?;
+            let zeros = vec![0u8; FRAME_SIZE];
+            self.write_io(|| self.wal.write_at(&zeros, len))?;
+            self.write_io(|| self.wal.sync())?;
+            self.write_io(|| self.wal.set_len(len))?;
+            if mx == 0 {
+                self.write_wal_header(&h)?;
+            } else {
+                self.write_io(|| self.wal.sync())?;
+            }
+            self.checkpoint_locked()?;
+            self.write_io(|| self.main.sync())?;
+            Ok(())
+        })();
+        match r {
+            Ok(()) => {
+                self.recoveries.fetch_add(1, Ordering::Relaxed);
+                Ok(())
+            }
+            Err(e) => {
+                // A failed write latched again with its own message; any
+                // other failure (a read) keeps the original one.
+                self.latch.poison(why);
+                Err(e)
+            }
+        }
+    }
+
     /// Writes a log header, truncates the log to it and syncs it.
     pub fn write_wal_header(&self, h: &WalHeader) -> Result<()> {
         let (bytes, _) = h.encode();

@@ -32,8 +32,10 @@
 //! - The latest frame of a page in the committed log is its committed
 //!   image (commit rewrites pages whose newest uncommitted frame is stale).
 //! - Every commit's last frame is the header page with the commit marker.
-//! - A failed write or sync of either file latches the database: later
-//!   writes fail with `Poisoned` until it is reopened; reads keep working.
+//! - A failed write or sync of either file latches the database; reads keep
+//!   working. The next write (or `Db::recover`) first re-establishes what
+//!   is durable and probes for space (see `Db::recover`); until that
+//!   succeeds writes fail with the error it hit.
 
 mod checkpoint;
 mod db;
