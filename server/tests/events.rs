@@ -52,8 +52,24 @@ fn get(s: &Server, path: &str) -> Value {
     v
 }
 
+/// Submits a script with its fingerprint stated (`X-AsaDB-Content-SHA256`),
+/// so the job is `queued` at once (without it the job stays `receiving`
+/// until its connection's close check).
 fn submit(s: &Server, script: &str) -> u64 {
-    let (status, v) = call(s, "POST", "/api/reservoir/jobs", script.as_bytes());
+    use sha2::Digest;
+    let sha: String =
+        sha2::Sha256::digest(script.as_bytes()).iter().map(|b| format!("{b:02x}")).collect();
+    let req = ureq::http::Request::builder()
+        .method("POST")
+        .uri(format!("http://{}/api/reservoir/jobs", s.addr))
+        .header("Authorization", format!("Bearer {}", s.token))
+        .header("X-AsaDB-Content-SHA256", sha)
+        .body(script.as_bytes().to_vec())
+        .unwrap();
+    let mut resp = agent().run(req).unwrap_or_else(|e| panic!("submit: {e}"));
+    let status = resp.status().as_u16();
+    let text = resp.body_mut().read_to_string().unwrap();
+    let v: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text:?}"));
     assert_eq!(status, 201, "{v}");
     v["id"].as_u64().unwrap()
 }

@@ -481,6 +481,13 @@ fn run(
         ast::Statement::Insert(ins) => {
             Ok(dml_outcome(dml::insert(store, schema, ins, &resolver, fk)?))
         }
+        ast::Statement::Update(u) if !u.order_by.is_empty() || u.limit.is_some() => {
+            // As SQLite builds without SQLITE_ENABLE_UPDATE_DELETE_LIMIT.
+            Err(Error::Unsupported("UPDATE … ORDER BY / LIMIT".into()))
+        }
+        ast::Statement::Delete(d) if !d.order_by.is_empty() || d.limit.is_some() => {
+            Err(Error::Unsupported("DELETE … ORDER BY / LIMIT".into()))
+        }
         ast::Statement::Update(u) => Ok(dml_outcome(dml::update(
             store,
             schema,

@@ -271,3 +271,23 @@ fn skip_rows_steps_over_rows_exactly_on_both_stores() {
         assert!(rows.next().is_none());
     }
 }
+
+/// `DELETE`/`UPDATE … ORDER BY … LIMIT` are refused, as by SQLite builds
+/// without SQLITE_ENABLE_UPDATE_DELETE_LIMIT — once the clauses were
+/// ignored and every matching row was deleted.
+#[test]
+fn update_and_delete_with_order_by_or_limit_are_refused() {
+    let mut s = Engine::memory().session();
+    s.execute("CREATE TABLE t(a)", &Params::None).unwrap();
+    s.execute("INSERT INTO t VALUES (1), (2), (3)", &Params::None).unwrap();
+    for sql in
+        ["DELETE FROM t ORDER BY a LIMIT 1", "DELETE FROM t LIMIT 1", "UPDATE t SET a = 9 LIMIT 1"]
+    {
+        let e = s.execute(sql, &Params::None).unwrap_err();
+        assert!(matches!(e, asadb_sql::Error::Unsupported(_)), "{sql}: {e}");
+    }
+    assert_eq!(
+        rows(&mut s, "SELECT a FROM t ORDER BY a"),
+        vec![vec![int(1)], vec![int(2)], vec![int(3)]]
+    );
+}

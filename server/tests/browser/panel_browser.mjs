@@ -674,10 +674,13 @@ scenarios.events = async () => {
   // The stream is back: the poll stops again.
   await page.unroute("**/api/reservoir/events*");
   await page.waitForFunction(() => document.getElementById("live").textContent === "live", null, { timeout: 40000 });
-  await sleep(300);
+  // (After a reconnect the panel re-reads the job once: let it land.)
+  await sleep(1000);
   const t3 = Date.now();
   await sleep(1500);
-  assert(polls(page, t3).length === 0, "polled after the stream came back");
+  const after = polls(page, t3);
+  const reopened = page.requests.filter((r) => r.t >= t3 - 1300 && r.path === "/api/reservoir/events");
+  assert(after.length === 0, "polled after the stream came back: " + after.map((r) => r.path + r.query + "@" + (r.t - t3)) + " streams " + reopened.map((r) => r.t - t3));
   await page.waitForSelector("#q-job [data-state=completed], #q-job [data-state=delivered]", { timeout: 60000 });
   await page.waitForFunction(() => document.querySelectorAll("#q-results .stmt").length > 0);
   await page.context().close();
