@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use server::Server;
+use server::{Server, sha256_hex};
 
 fn mkfifo(path: &std::path::Path) {
     let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
@@ -309,11 +309,6 @@ fn integers_past_64_bits_in_params_are_refused() {
         let r = s.post("/api/query", body.as_bytes());
         assert_eq!((r.status, r.error_code().as_str()), (400, "invalid_input"), "{big}: {r:?}");
     }
-}
-
-fn sha256_hex(body: &[u8]) -> String {
-    use sha2::Digest;
-    sha2::Sha256::digest(body).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// A server with a six-row `victim` table.

@@ -123,8 +123,7 @@ fn post(s: &Server, path: &str) -> Resp {
 /// so it is queued at once; `attacks.rs` covers uploads without it, which
 /// are queued only after their connection's close check.
 fn submit(s: &Server, headers: &[(&str, &str)], body: &[u8]) -> Resp {
-    use sha2::Digest;
-    let sha: String = sha2::Sha256::digest(body).iter().map(|b| format!("{b:02x}")).collect();
+    let sha = server::sha256_hex(body);
     let mut all = headers.to_vec();
     if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("x-asadb-content-sha256")) {
         all.push(("X-AsaDB-Content-SHA256", &sha));

@@ -56,9 +56,7 @@ fn get(s: &Server, path: &str) -> Value {
 /// so the job is `queued` at once (without it the job stays `receiving`
 /// until its connection's close check).
 fn submit(s: &Server, script: &str) -> u64 {
-    use sha2::Digest;
-    let sha: String =
-        sha2::Sha256::digest(script.as_bytes()).iter().map(|b| format!("{b:02x}")).collect();
+    let sha = server::sha256_hex(script.as_bytes());
     let req = ureq::http::Request::builder()
         .method("POST")
         .uri(format!("http://{}/api/reservoir/jobs", s.addr))

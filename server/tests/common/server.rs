@@ -12,6 +12,13 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
+/// The SHA-256 of `body` as the 64 lowercase hex digits
+/// `X-AsaDB-Content-SHA256` takes.
+pub fn sha256_hex(body: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(body).iter().map(|b| format!("{b:02x}")).collect()
+}
+
 /// The `asadb` binary built with the test's or the bench's profile.
 pub const BIN: &str = env!("CARGO_BIN_EXE_asadb");
 
