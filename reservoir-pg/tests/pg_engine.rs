@@ -313,8 +313,15 @@ async fn a_stalled_process_that_lost_its_lease_cannot_commit() {
     let url = cluster::fresh_database().await;
     let slow = open(&url, true).await;
     let mut script = String::from("CREATE TABLE t(id integer PRIMARY KEY);\n");
+    // Statements 2,001..7,000 each sleep a millisecond on the server: the
+    // job cannot finish before the lease is taken from it below, however
+    // fast the machine (without them it sometimes did, on a quiet one).
     for i in 1..=20_000 {
-        script.push_str(&format!("INSERT INTO t VALUES ({i});\n"));
+        if (2_001..=7_000).contains(&i) {
+            script.push_str(&format!("INSERT INTO t SELECT {i} FROM pg_sleep(0.001);\n"));
+        } else {
+            script.push_str(&format!("INSERT INTO t VALUES ({i});\n"));
+        }
     }
     let id = run(&slow, &script).await;
     let deadline = Instant::now() + Duration::from_secs(60);

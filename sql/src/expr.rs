@@ -683,6 +683,23 @@ impl Expr {
         free
     }
 
+    /// True for a WHERE term SQLite tests once, before any row is read (its
+    /// "False-WHERE-Term-Bypass"): it reads no row of this query and calls
+    /// nothing non-deterministic. Subqueries other than an uncorrelated
+    /// `[NOT] EXISTS` disqualify it (SQLite evaluates those per row, or
+    /// turns the EXISTS into a join it can run first).
+    pub fn is_constant_term(&self) -> bool {
+        let mut ok = self.is_deterministic();
+        self.walk(&mut |e| {
+            ok &= match e {
+                Expr::Column(_) | Expr::Agg(_) | Expr::Win(_) => false,
+                Expr::Sub { kind, sub, .. } => *kind == SubKind::Exists && !sub.correlated,
+                _ => true,
+            }
+        });
+        ok
+    }
+
     /// False if it calls a function whose result may change between two
     /// calls with the same arguments (`random()`).
     pub fn is_deterministic(&self) -> bool {

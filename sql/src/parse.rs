@@ -342,6 +342,8 @@ const MUL: u8 = 40;
 const CONCAT: u8 = 45;
 /// Operands of unary `-`, `+`, `~`: tighter than every binary operator.
 const UNARY: u8 = 60;
+/// `expr COLLATE name`: tighter still (SQLite's highest operator).
+const COLLATE: u8 = 70;
 
 fn word(t: &Token) -> Option<Keyword> {
     match t {
@@ -387,6 +389,44 @@ impl Dialect for SqliteGrammar {
                 parser.advance_token();
                 return Some(Ok(Expr::IsNotNull(Box::new(expr.clone()))));
             }
+            // `x IS [NOT] NULL …`: SQLite has no `IS NULL` postfix operator,
+            // only `x IS [NOT] y` with `y` any operand, so `x IS NOT NULL >> 1`
+            // is `x IS NOT (NULL >> 1)`.
+            Some(Keyword::IS) => {
+                let not = word(&parser.peek_nth_token_ref(1).token) == Some(Keyword::NOT);
+                let at = if not { 2 } else { 1 };
+                if word(&parser.peek_nth_token_ref(at).token) == Some(Keyword::NULL) {
+                    for _ in 0..at {
+                        parser.advance_token();
+                    }
+                    let right = match parser.parse_subexpr(EQ) {
+                        Ok(e) => e,
+                        Err(e) => return Some(Err(e)),
+                    };
+                    let left = Box::new(expr.clone());
+                    return Some(Ok(match (right, not) {
+                        (Expr::Value(v), false) if v.value == ast::Value::Null => {
+                            Expr::IsNull(left)
+                        }
+                        (Expr::Value(v), true) if v.value == ast::Value::Null => {
+                            Expr::IsNotNull(left)
+                        }
+                        (r, false) => Expr::IsNotDistinctFrom(left, Box::new(r)),
+                        (r, true) => Expr::IsDistinctFrom(left, Box::new(r)),
+                    }));
+                }
+            }
+            // `COLLATE` after a postfix operator (`x IS NULL COLLATE
+            // NOCASE`, `x NOTNULL COLLATE NOCASE`): the parser attaches
+            // COLLATE only to operands, SQLite to any expression.
+            Some(Keyword::COLLATE) => {
+                parser.advance_token();
+                return Some(
+                    parser
+                        .parse_object_name(false)
+                        .map(|collation| Expr::Collate { expr: Box::new(expr.clone()), collation }),
+                );
+            }
             Some(Keyword::NOT) => {
                 let op = match word(&parser.peek_nth_token_ref(1).token) {
                     Some(Keyword::GLOB) => BinaryOperator::Glob,
@@ -423,6 +463,7 @@ impl Dialect for SqliteGrammar {
             Token::Colon => self.prec_unknown(),
             t if is_isnull(t) => EQ,
             Token::Word(w) => match w.keyword {
+                Keyword::COLLATE => COLLATE,
                 Keyword::OR => OR,
                 Keyword::AND => AND,
                 Keyword::IS

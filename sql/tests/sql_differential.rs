@@ -144,6 +144,26 @@ const QUERIES: &[&str] = &[
      WHERE a < 60",
     "SELECT a FROM t1 WHERE EXISTS (SELECT 1 FROM t2 JOIN t1 AS q ON q.b = t2.x \
      WHERE q.a = t1.a + 1)",
+    // IS [NOT] TRUE/FALSE, and IS [NOT] NULL followed by operators: SQLite
+    // has only `x IS [NOT] y`, so `x IS NOT NULL >> 1` is `x IS NOT (NULL >> 1)`.
+    "SELECT b, b IS TRUE, b IS NOT TRUE, b IS FALSE, b IS NOT FALSE FROM t1 WHERE a < 40",
+    "SELECT a, b IS NOT NULL >> NULL, b IS NULL + 1, c IS NOT NULL COLLATE NOCASE, \
+     b NOTNULL COLLATE NOCASE FROM t1 WHERE a < 40",
+    "SELECT count(*) FROM t1 WHERE b IS NOT NULL = 1 AND c IS NULL = 0",
+    // `x IN ()` is a constant: no row is read for a false one.
+    "SELECT a FROM t1 WHERE b IN () OR a < 5",
+    "SELECT a FROM t1 WHERE NULL NOT IN () AND a < 5",
+    // Aggregates with ORDER BY in the call (SQLite 3.44).
+    "SELECT group_concat(c ORDER BY c, a) FROM t1 WHERE a < 60",
+    "SELECT b, group_concat(a, '/' ORDER BY a DESC) FROM t1 GROUP BY b",
+    "SELECT json_group_array(d ORDER BY d NULLS LAST, a) FROM t1 WHERE a < 50",
+    "SELECT b, string_agg(c, ',' ORDER BY c DESC NULLS FIRST, a) FILTER (WHERE a > 20) \
+     FROM t1 GROUP BY b HAVING count(*) > 2",
+    "SELECT max(a ORDER BY b), c FROM t1",
+    "SELECT t2.x, (SELECT group_concat(q.a ORDER BY q.a) FROM t1 AS q WHERE q.b = t2.x) FROM t2",
+    // EXCEPT / INTERSECT with an empty left side.
+    "SELECT a FROM t1 WHERE a < 0 EXCEPT SELECT x FROM t2",
+    "SELECT a FROM t1 WHERE a < 0 INTERSECT SELECT x FROM t2",
 ];
 
 fn ours_rows(s: &mut Session, sql: &str) -> Result<Vec<Vec<Value>>, String> {

@@ -8,7 +8,11 @@
 //!   accepts;
 //! - the *bare row* — what the group's key columns and any bare column
 //!   read — is the group's first row, replaced by every row that strictly
-//!   improves the query's last `min()`/`max()` aggregate.
+//!   improves the query's last `min()`/`max()` aggregate;
+//! - an aggregate written with `ORDER BY` inside its call
+//!   (`group_concat(x ORDER BY y)`) keeps its group's inputs (sort keys and
+//!   arguments) and folds them in that order when the group ends: held in
+//!   memory per group, like the result it builds.
 
 use super::*;
 
@@ -66,9 +70,21 @@ impl Spec {
             .collect()
     }
 
+    /// A group that has seen no row.
+    fn empty_group(&self) -> Result<Group> {
+        // min() and max() come out the same in any order (and keep moving
+        // the bare row as they improve): their ORDER BY needs no buffer.
+        let ordered = self
+            .aggs
+            .iter()
+            .map(|a| (!a.order.is_empty() && !a.is_min_max()).then(Vec::new))
+            .collect();
+        Ok(Group { states: self.fresh()?, bare: Vec::new(), ordered })
+    }
+
     /// A new group starting with `row`.
     fn start(&self, row: Row, cx: &Context) -> Result<Group> {
-        let mut g = Group { states: self.fresh()?, bare: Vec::new() };
+        let mut g = self.empty_group()?;
         g.step(self, row, cx)?;
         Ok(g)
     }
@@ -79,6 +95,17 @@ pub(super) struct Group {
     pub(super) states: Vec<vals::Aggregate>,
     /// The row bare columns read (empty before the first row).
     pub(super) bare: Row,
+    /// Per aggregate with `ORDER BY` in its call, the inputs it has yet to
+    /// fold (`None` for the others).
+    pub(super) ordered: Vec<Option<Vec<OrderedInput>>>,
+}
+
+/// One row's input to an aggregate with `ORDER BY`: the sort key, the
+/// argument values and whether each is JSON-subtyped.
+pub(super) struct OrderedInput {
+    key: Vec<Value>,
+    args: Vec<Value>,
+    json: Vec<bool>,
 }
 
 impl Group {
@@ -93,6 +120,21 @@ impl Group {
                 continue;
             }
             args.clear();
+            if let Some(buf) = &mut self.ordered[i] {
+                let mut key = Vec::with_capacity(call.order.len());
+                for k in &call.order {
+                    key.push(k.expr.eval(&row, cx)?);
+                }
+                let mut vals = Vec::with_capacity(call.args.len());
+                let mut json = Vec::with_capacity(call.args.len());
+                for e in &call.args {
+                    let (v, j) = e.eval_subtyped(&row, cx)?;
+                    vals.push(v);
+                    json.push(j);
+                }
+                buf.push(OrderedInput { key, args: vals, json });
+                continue;
+            }
             if a.reads_subtypes() {
                 // The JSON aggregates insert JSON-subtyped text as JSON.
                 let mut json = Vec::with_capacity(call.args.len());
@@ -131,7 +173,20 @@ impl Group {
             row.push(e.eval(&self.bare, cx)?);
         }
         row.extend(self.bare);
-        for a in &mut self.states {
+        for ((a, call), buf) in self.states.iter_mut().zip(&spec.aggs).zip(self.ordered) {
+            if let Some(mut buf) = buf {
+                // Stable: rows with equal keys keep the order they came in
+                // (as SQLite's do). With DISTINCT, which of equal values is
+                // kept may differ from SQLite's (it keeps the first here).
+                buf.sort_by(|x, y| sort::cmp_keys(&call.order, &x.key, &y.key));
+                for input in buf {
+                    if a.reads_subtypes() {
+                        a.step_subtyped(&input.args, &input.json)?;
+                    } else {
+                        a.step(&input.args)?;
+                    }
+                }
+            }
             row.push(a.finish()?);
         }
         Ok(row)
@@ -237,7 +292,7 @@ impl AggregateOp {
             }
         };
         if groups.is_empty() && self.always_one && sorted.is_none() {
-            groups.insert(OrdKey(Vec::new()), Group { states: spec.fresh()?, bare: Vec::new() });
+            groups.insert(OrdKey(Vec::new()), spec.empty_group()?);
         }
         let mut out = Vec::with_capacity(groups.len());
         for (k, g) in groups {

@@ -376,12 +376,26 @@ impl<'a> Target<'a> {
     }
 
     /// The rowid of a new row that was given none: one past the largest
-    /// (for AUTOINCREMENT, past the largest ever used).
+    /// (for AUTOINCREMENT, past the largest ever used). Past
+    /// 9223372036854775807, SQLite's rule: an AUTOINCREMENT table is full;
+    /// any other table gets a random unused positive rowid (up to 100
+    /// tries, then full).
     fn next_rowid(&self, store: &dyn RowStore) -> Result<i64> {
+        let full = || Err(Error::TooLarge("database or disk is full".into()));
         let max = self.known_max_rowid(store)?.unwrap_or(0);
+        let autoincrement = self.sequence.borrow().is_some();
         let seq = self.sequence.borrow().as_ref().map_or(0, |s| s.seq);
         match max.max(seq) {
-            i64::MAX => Err(Error::TooLarge("database or disk is full".into())),
+            i64::MAX if autoincrement => full(),
+            i64::MAX => {
+                for _ in 0..100 {
+                    let r = (crate::func::scalar::rng::next() >> 1) as i64;
+                    if r > 0 && store.get(&self.table, r)?.is_none() {
+                        return Ok(r);
+                    }
+                }
+                full()
+            }
             m => Ok(m + 1),
         }
     }

@@ -84,6 +84,10 @@ impl Operator for SetOpOp {
                     a.extend(b);
                     a.into_values().collect()
                 }
+                // An empty left side makes the answer empty: the right side
+                // is not run (as SQLite's OP_IfEmpty skips it), so its errors
+                // (a malformed JSON argument, say) are not raised.
+                SetOp::Except | SetOp::Intersect if a.is_empty() => Vec::new(),
                 SetOp::Except | SetOp::Intersect => {
                     let mut b = BTreeMap::new();
                     drain(r.as_mut(), &self.colls, &mut b, cx)?;

@@ -760,7 +760,7 @@ fn substr(v: &Value, start: &Value, len: Option<&Value>) -> Value {
 
 /// A small per-thread PRNG for random()/randomblob() (not cryptographic,
 /// like SQLite's). Seeded from std's per-process random hasher keys.
-mod rng {
+pub(crate) mod rng {
     use std::cell::Cell;
     use std::hash::{BuildHasher, Hasher};
 

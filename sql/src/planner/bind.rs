@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use sqlparser::ast;
 
-use super::{AggCall, SubPlan};
+use super::{AggCall, SortKey, SubPlan};
 use crate::catalog::{Schema, TableDef, object_name};
 use crate::exec::vals::{self, Affinity, Collation};
 use crate::expr::{ArithOp, CmpOp, Expr, SubKind};
@@ -582,7 +582,7 @@ impl<'a> Binder<'a> {
             A::IsNull(x) => Expr::IsNull(Box::new(self.bind_expr(x)?), false),
             A::IsNotNull(x) => Expr::IsNull(Box::new(self.bind_expr(x)?), true),
             A::IsTrue(x) | A::IsNotFalse(x) | A::IsFalse(x) | A::IsNotTrue(x) => {
-                let want = matches!(e, A::IsTrue(_) | A::IsNotFalse(_));
+                let want = matches!(e, A::IsTrue(_) | A::IsNotTrue(_));
                 let negate = matches!(e, A::IsNotFalse(_) | A::IsNotTrue(_));
                 let v = self.bind_expr(x)?;
                 // x IS TRUE: x is non-NULL and truthy.
@@ -636,6 +636,13 @@ impl<'a> Binder<'a> {
                 },
                 negated: *negated,
             },
+            // `x IN ()` is false and `x NOT IN ()` true whatever `x` is,
+            // NULL included, and `x` is never evaluated: SQLite's parser
+            // replaces the whole expression by the constant, so a WHERE
+            // holding it is a constant term (tested before any row is read).
+            A::In { target: ast::InTarget::List(list), negated, .. } if list.is_empty() => {
+                Expr::Literal(Value::Integer(i64::from(*negated)))
+            }
             A::In { expr, target: ast::InTarget::List(list), negated, .. } => {
                 let x = self.bind_expr(expr)?;
                 let xa = self.aff(&x);
@@ -902,6 +909,13 @@ impl<'a> Binder<'a> {
             return self.raise(f);
         }
         if let Some(over) = &f.over {
+            if let ast::FunctionArguments::List(l) = &f.args
+                && l.clauses.iter().any(|c| matches!(c, ast::FunctionArgumentClause::OrderBy(_)))
+            {
+                return Err(Error::InvalidInput(format!(
+                    "ORDER BY may not be used with non-aggregate {name}()"
+                )));
+            }
             return self.window_call(&name, f, over);
         }
         if super::window::is_window_only(&name) {
@@ -921,11 +935,21 @@ impl<'a> Binder<'a> {
         if !matches!(f.parameters, ast::FunctionArguments::None) {
             return Err(Error::Unsupported(format!("parameters of {name}()")));
         }
+        let mut order_by: &[ast::OrderByExpr] = &[];
         let (distinct, args) = match &f.args {
             ast::FunctionArguments::None => (false, Vec::new()),
             ast::FunctionArguments::List(l) => {
-                if let Some(c) = l.clauses.first() {
-                    return Err(Error::Unsupported(format!("{c} in the arguments of {name}()")));
+                for c in &l.clauses {
+                    match c {
+                        ast::FunctionArgumentClause::OrderBy(o) if order_by.is_empty() => {
+                            order_by = o
+                        }
+                        c => {
+                            return Err(Error::Unsupported(format!(
+                                "{c} in the arguments of {name}()"
+                            )));
+                        }
+                    }
                 }
                 (
                     matches!(l.duplicate_treatment, Some(ast::DuplicateTreatment::Distinct)),
@@ -948,6 +972,14 @@ impl<'a> Binder<'a> {
         };
         let is_agg = vals::is_aggregate(&name)
             && !(matches!(name.as_str(), "min" | "max") && args.len() > 1);
+        if !order_by.is_empty() && !is_agg {
+            return Err(Error::InvalidInput(format!(
+                "ORDER BY may not be used with non-aggregate {name}()"
+            )));
+        }
+        if star && !order_by.is_empty() {
+            return Err(Error::Parse("near \"ORDER\": syntax error".into()));
+        }
         if is_agg || star {
             if star && name != "count" {
                 return Err(Error::InvalidInput(format!(
@@ -971,6 +1003,23 @@ impl<'a> Binder<'a> {
                     }
                 }
             }
+            // ORDER BY inside the call: over the input row, like the
+            // arguments (an integer is a constant here, not a column number).
+            let mut order = Vec::new();
+            for o in order_by {
+                if err.is_some() {
+                    break;
+                }
+                match self.bind_expr(&o.expr) {
+                    Ok(x) => {
+                        let coll = self.collation(&x).unwrap_or(Collation::Binary);
+                        let desc = matches!(o.options.sort, Some(ast::OrderBySort::Desc));
+                        let nulls_first = o.options.nulls_first.unwrap_or(!desc);
+                        order.push(SortKey { expr: x, desc, coll, nulls_first });
+                    }
+                    Err(e) => err = Some(e),
+                }
+            }
             // FILTER (WHERE …) is bound like the arguments: over the input
             // row, no aggregates inside.
             if err.is_none()
@@ -989,7 +1038,7 @@ impl<'a> Binder<'a> {
             vals::Aggregate::new(&name, distinct, asts.len())?;
             let coll = bound.first().and_then(|a| self.collation(a)).unwrap_or(Collation::Binary);
             let json = vals::Aggregate::result_is_json(&name);
-            let call = AggCall { name: name.clone(), distinct, args: bound, filter, coll };
+            let call = AggCall { name: name.clone(), distinct, args: bound, filter, coll, order };
             let e = self.place_aggregate(call)?;
             if json {
                 return Ok(Expr::Json { value: Box::new(e), when: None });
@@ -1069,6 +1118,11 @@ impl<'a> Binder<'a> {
         let call = AggCall {
             args: call.args.into_iter().map(&mut lower).collect::<Result<_>>()?,
             filter: call.filter.map(&mut lower).transpose()?,
+            order: call
+                .order
+                .into_iter()
+                .map(|k| Ok(SortKey { expr: lower(k.expr)?, ..k }))
+                .collect::<Result<_>>()?,
             ..call
         };
         slot.push(call);

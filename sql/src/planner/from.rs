@@ -27,6 +27,9 @@ pub(super) struct Rel {
     pub(super) columns: Vec<(String, Option<Affinity>, Collation)>,
     pub(super) has_rowid: bool,
     pub(super) kind: JoinKind,
+    /// Joined by `CROSS JOIN`: SQLite never reorders such a join (the
+    /// left side stays the outer loop), so neither do we.
+    pub(super) cross: bool,
     pub(super) on: Option<ast::Expr>,
     pub(super) using: Vec<String>,
     pub(super) natural: bool,
@@ -68,6 +71,7 @@ pub(super) fn table_rel(t: &Arc<TableDef>, name: String) -> Rel {
         has_rowid: true,
         source: Source::Table(t.clone()),
         kind: JoinKind::Inner,
+        cross: false,
         on: None,
         using: Vec::new(),
         natural: false,
@@ -96,6 +100,7 @@ pub(super) fn query_rel(plan: QueryPlan, name: String, cols: &[String]) -> Rel {
         has_rowid: false,
         source: Source::Node(Box::new(plan.node)),
         kind: JoinKind::Inner,
+        cross: false,
         on: None,
         using: Vec::new(),
         natural: false,
@@ -124,6 +129,7 @@ fn func_rel(func: TableFunc, name: String, asts: Vec<ast::Expr>) -> Result<Rel> 
         has_rowid: true,
         source: Source::Func { func, asts, args: Vec::new() },
         kind: JoinKind::Inner,
+        cross: false,
         on: None,
         using: Vec::new(),
         natural: false,
@@ -257,6 +263,7 @@ pub(super) fn from_rels(b: &mut Binder, from: &[ast::TableWithJoins]) -> Result<
                 other => return Err(Error::Unsupported(format!("join {other:?}"))),
             };
             r.kind = kind;
+            r.cross = matches!(j.join_operator, J::CrossJoin(_));
             match c {
                 Some(ast::JoinConstraint::On(e)) => r.on = Some(e.clone()),
                 Some(ast::JoinConstraint::Using(cols)) => {
@@ -367,7 +374,7 @@ pub(super) fn build_from(
     // opened, so neither is a table-valued function's malformed argument.
     let mut guard = Vec::new();
     for c in conjs.iter_mut() {
-        if c.rels.is_empty() && c.expr.is_row_free() && c.expr.is_deterministic() {
+        if c.rels.is_empty() && c.expr.is_constant_term() {
             guard.push(c.expr.clone());
             c.done = true;
         }
@@ -456,7 +463,8 @@ pub(super) fn build_from(
     }
 
     // Join order.
-    let order: Vec<usize> = if any_left || rels.len() == 1 {
+    let fixed = any_left || rels.iter().any(|r| r.cross);
+    let order: Vec<usize> = if fixed || rels.len() == 1 {
         (0..rels.len()).collect()
     } else {
         greedy_order(&conjs, &est)
@@ -467,7 +475,8 @@ pub(super) fn build_from(
     // other, so the join is an index nested loop instead of a hash table
     // of a whole table (as SQLite orders it).
     if let [x, y] = order[..]
-        && !any_left
+        && !fixed
+        && scans.iter().all(|s| matches!(s, Some(Node::Scan { .. })))
     {
         let between: Vec<Expr> =
             conjs.iter().filter(|c| !c.done && c.rels.len() == 2).map(|c| c.expr.clone()).collect();

@@ -109,6 +109,9 @@ pub struct AggCall {
     pub args: Vec<Expr>,
     pub filter: Option<Expr>,
     pub coll: Collation,
+    /// `agg(x ORDER BY …)` (SQLite 3.44): the order the group's rows reach
+    /// the aggregate in; empty when none was written.
+    pub order: Vec<SortKey>,
 }
 
 impl AggCall {

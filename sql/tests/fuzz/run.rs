@@ -61,6 +61,13 @@ impl Engines {
         }
     }
 
+    /// Runs one statement everywhere: SQLite's result, then each store's.
+    pub fn results(&mut self, sql: &str) -> (Res, Vec<(&'static str, Res)>) {
+        let want = sqlite_run(&self.sqlite, sql);
+        let got = self.ours.iter_mut().map(|(store, s)| (*store, ours_run(s, sql))).collect();
+        (want, got)
+    }
+
     /// Runs one statement everywhere; the first difference, if any.
     pub fn step(&mut self, sql: &str, at: usize) -> Option<Mismatch> {
         let want = sqlite_run(&self.sqlite, sql);
@@ -168,7 +175,7 @@ pub fn row_key(row: &[Value]) -> String {
         .join(",")
 }
 
-fn show(r: &Res) -> String {
+pub fn show(r: &Res) -> String {
     match r {
         Res::Rows(rows) => {
             let mut s = format!("{} rows", rows.len());
