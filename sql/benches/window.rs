@@ -26,6 +26,8 @@ const QUERIES: &[&str] = &[
     "SELECT id, row_number() OVER (ORDER BY x) FROM t",
     "SELECT id, sum(x) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) FROM t",
     "SELECT id, sum(x) OVER (ORDER BY id) FROM t",
+    "SELECT id, max(x) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) FROM t",
+    "SELECT id, cume_dist() OVER (ORDER BY x) FROM t",
 ];
 
 fn peak_kb() -> u64 {
@@ -121,9 +123,18 @@ fn main() {
         child(engine, q.parse().expect("query"), rows);
         return;
     }
+    // `--only 0,3`: run those queries alone.
+    let only: Option<Vec<usize>> = args
+        .iter()
+        .position(|a| a == "--only")
+        .and_then(|i| args.get(i + 1))
+        .map(|v| v.split(',').filter_map(|x| x.parse().ok()).collect());
     let exe = std::env::current_exe().expect("exe");
     println!("window functions over one partition of {rows} rows");
     for (qi, q) in QUERIES.iter().enumerate() {
+        if only.as_ref().is_some_and(|o| !o.contains(&qi)) {
+            continue;
+        }
         println!("{q}");
         let mut res = Vec::new();
         for engine in ["asadb", "sqlite"] {

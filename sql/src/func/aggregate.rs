@@ -132,6 +132,41 @@ impl SumState {
         }
     }
 
+    /// SQLite's `sumInverse`.
+    fn inverse(&mut self, v: &Value) {
+        let converted;
+        let v = match v {
+            Value::Null => return,
+            Value::Text(s) => match numeric_text_bytes(s.as_bytes(), false) {
+                Some(n) => {
+                    converted = n;
+                    &converted
+                }
+                None => v,
+            },
+            other => other,
+        };
+        self.cnt -= 1;
+        if !self.approx {
+            match self.i_sum.checked_sub(v.to_i64()) {
+                Some(x) => self.i_sum = x,
+                None => {
+                    self.overflow = true;
+                    self.approx = true;
+                }
+            }
+        } else if let Value::Integer(i) = v {
+            if *i != i64::MIN {
+                self.kbn_i64(-*i);
+            } else {
+                self.kbn_i64(i64::MAX);
+                self.kbn_i64(1);
+            }
+        } else {
+            self.kbn(-v.to_f64());
+        }
+    }
+
     fn real(&self) -> f64 {
         if self.approx {
             if self.r_err.is_finite() { self.r_sum + self.r_err } else { self.r_sum }
@@ -279,6 +314,30 @@ impl Aggregate {
             }
         }
         Ok(false)
+    }
+
+    /// True if [`Aggregate::inverse`] can take a row back out: `count`,
+    /// `sum`, `total`, `avg` without DISTINCT (SQLite's built-ins with an
+    /// `xInverse` whose result does not depend on the order of the rows).
+    pub fn invertible(&self) -> bool {
+        self.seen.is_none() && matches!(self.kind, Kind::CountStar(_) | Kind::Count(_) | Kind::Sum(..))
+    }
+
+    /// Takes back one row's arguments, stepped before (SQLite's
+    /// `countInverse` / `sumInverse`): a window frame's first row leaving.
+    /// Only for an [`Aggregate::invertible`] aggregate.
+    pub fn inverse(&mut self, args: &[Value]) -> Result<()> {
+        match &mut self.kind {
+            Kind::CountStar(n) => *n -= 1,
+            Kind::Count(n) => {
+                if !args[0].is_null() {
+                    *n -= 1;
+                }
+            }
+            Kind::Sum(s, _) => s.inverse(&args[0]),
+            _ => return crate::errinput!("internal: aggregate without an inverse"),
+        }
+        Ok(())
     }
 
     /// The aggregate's result for the rows stepped so far. Does not reset.

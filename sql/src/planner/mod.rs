@@ -192,6 +192,9 @@ pub struct WinCall {
     pub args: Vec<Expr>,
     pub filter: Option<Expr>,
     pub frame: Frame,
+    /// The first argument's collation: `min`/`max` compare TEXT with it,
+    /// as SQLite's do (and as the plain aggregates here do).
+    pub coll: Collation,
 }
 
 /// A sort key over the rows of the node below.

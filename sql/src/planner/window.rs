@@ -276,7 +276,8 @@ impl Binder<'_> {
             })
             .collect::<Result<Vec<_>>>()?;
         let frame = self.frame(parts.frame, parts.exclude, order.len())?;
-        Ok(BoundWin { partition, order, call: WinCall { func, args: bound, filter, frame } })
+        let coll = bound.first().and_then(|a| self.collation(a)).unwrap_or(Collation::Binary);
+        Ok(BoundWin { partition, order, call: WinCall { func, args: bound, filter, frame, coll } })
     }
 
     /// A frame as SQLite checks it; `None` is the default frame (RANGE
