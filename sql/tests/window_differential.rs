@@ -240,8 +240,25 @@ fn compare(s: &mut Session, c: &rusqlite::Connection, sql: &str) -> Option<Strin
     };
     let ka: Vec<String> = a.1.iter().map(|r| row_key(r)).collect();
     let kb: Vec<String> = b.1.iter().map(|r| row_key(r)).collect();
-    (a.0 != b.0 || ka != kb)
-        .then(|| format!("{sql}\n  ours:   {:?} {ka:?}\n  sqlite: {:?} {kb:?}", a.0, b.0))
+    if a.0 != b.0 || ka.len() != kb.len() {
+        return Some(format!("{sql}\n  ours:   {:?} {ka:?}\n  sqlite: {:?} {kb:?}", a.0, b.0));
+    }
+    // The first differing row (and how many differ), short enough to read.
+    let bad: Vec<usize> = (0..ka.len()).filter(|&i| ka[i] != kb[i]).collect();
+    bad.first().map(|&i| {
+        let (ra, rb) = (&a.1[i], &b.1[i]);
+        let cols: Vec<String> = (0..ra.len())
+            .filter(|&j| row_key(&ra[j..=j]) != row_key(&rb[j..=j]))
+            .map(|j| {
+                format!("{}: ours {} sqlite {}", a.0[j], row_key(&ra[j..=j]), row_key(&rb[j..=j]))
+            })
+            .collect();
+        format!(
+            "{sql}\n  {} rows differ; row {i} (first column {}): {cols:?}",
+            bad.len(),
+            row_key(&ra[..1])
+        )
+    })
 }
 
 fn setup(engine: &Engine) -> (Session, rusqlite::Connection) {
@@ -374,9 +391,14 @@ fn spill_setup() -> Vec<String> {
         for j in 0..n {
             id += 1;
             let k = if j % 13 == 5 { "NULL".to_string() } else { ((j * 37) % 41 / 3).to_string() };
-            let x = if j % 11 == 3 { "NULL".to_string() } else { ((j * 7919) % 1000 - 500).to_string() };
+            let x = if j % 11 == 3 {
+                "NULL".to_string()
+            } else {
+                ((j * 7919) % 1000 - 500).to_string()
+            };
             let y = ((j * 31) % 200 - 100) as f64 / 4.0;
-            let c = ["apple", "Apple", "BANANA", "banana", "cherry", "Cherry", "date"][(j * 3 % 7) as usize];
+            let c = ["apple", "Apple", "BANANA", "banana", "cherry", "Cherry", "date"]
+                [(j * 3 % 7) as usize];
             rows.push(format!("({id}, {p}, {k}, {x}, {y}, '{c}{}')", j % 5));
         }
     }
@@ -424,7 +446,7 @@ const SPILL_QUERIES: &[&str] = &[
     "SELECT id, row_number() OVER (PARTITION BY p ORDER BY k, id), rank() OVER (PARTITION BY p ORDER BY k), dense_rank() OVER (PARTITION BY p ORDER BY k), percent_rank() OVER (PARTITION BY p ORDER BY k), cume_dist() OVER (PARTITION BY p ORDER BY k) FROM w ORDER BY id",
     "SELECT id, rank() OVER (ORDER BY k DESC NULLS FIRST), cume_dist() OVER (ORDER BY c), percent_rank() OVER (ORDER BY k NULLS LAST) FROM w ORDER BY id",
     "SELECT id, cume_dist() OVER (), rank() OVER (), ntile(7) OVER (PARTITION BY p ORDER BY id), ntile(1000) OVER (ORDER BY k, id) FROM w ORDER BY id",
-    "SELECT id, lag(x) OVER (ORDER BY id), lead(x, 3, -1) OVER (PARTITION BY p ORDER BY id), lag(x, 40) OVER (PARTITION BY p ORDER BY id), lead(x, id % 5) OVER (ORDER BY id), lag(x, 500, 'none') OVER (ORDER BY id), lag(id, 200 - id % 300) OVER (ORDER BY k, id) FROM w ORDER BY id",
+    "SELECT id, lag(x) OVER (ORDER BY id), lead(x, 3, -1) OVER (PARTITION BY p ORDER BY id), lag(x, 40) OVER (PARTITION BY p ORDER BY id), lead(x, id % 5) OVER (ORDER BY id), lag(x, 500, 'none') OVER (ORDER BY id), lag(id, 1 + id % 300) OVER (ORDER BY k, id) FROM w ORDER BY id",
     "SELECT id, first_value(x) OVER w, last_value(x) OVER w, nth_value(x, 5) OVER w, nth_value(id, 300) OVER w, sum(x) OVER w, max(c) OVER w FROM w WINDOW w AS (PARTITION BY p ORDER BY k) ORDER BY id",
     "SELECT id, sum(x) OVER (ORDER BY k DESC RANGE BETWEEN 2 PRECEDING AND 1 FOLLOWING), max(c) OVER (ORDER BY k DESC NULLS FIRST RANGE BETWEEN 1 PRECEDING AND CURRENT ROW), min(c) OVER (ORDER BY k NULLS LAST RANGE BETWEEN 2 PRECEDING AND 3 FOLLOWING) FROM w ORDER BY id",
     "SELECT id, max(x) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING), min(x) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND UNBOUNDED FOLLOWING) FROM w ORDER BY id",

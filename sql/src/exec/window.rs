@@ -262,7 +262,8 @@ impl CallState {
                 };
                 let lead = call.func == WinFunc::Lead;
                 let target = off.and_then(|k| {
-                    let t = if lead { (i as i64).checked_add(k) } else { (i as i64).checked_sub(k) }?;
+                    let t =
+                        if lead { (i as i64).checked_add(k) } else { (i as i64).checked_sub(k) }?;
                     (0..n as i64).contains(&t).then_some(t as usize)
                 });
                 match target {
@@ -312,7 +313,13 @@ mod tests {
             func,
             args,
             filter: None,
-            frame: Frame { units, start, end: FrameBound::CurrentRow, exclude: Exclude::NoOthers },
+            frame: Frame {
+                units,
+                start,
+                end: FrameBound::CurrentRow,
+                exclude: Exclude::NoOthers,
+                exclude_clause: false,
+            },
             coll: Collation::Binary,
         }
     }
@@ -329,7 +336,12 @@ mod tests {
         let calls = vec![
             call(WinFunc::RowNumber, vec![], FrameUnits::Range, FrameBound::UnboundedPreceding),
             call(WinFunc::CumeDist, vec![], FrameUnits::Range, FrameBound::UnboundedPreceding),
-            call(WinFunc::Lag, vec![Expr::Column(1), lit(1000)], FrameUnits::Rows, FrameBound::UnboundedPreceding),
+            call(
+                WinFunc::Lag,
+                vec![Expr::Column(1), lit(1000)],
+                FrameUnits::Rows,
+                FrameBound::UnboundedPreceding,
+            ),
             call(
                 WinFunc::Agg("sum".into()),
                 vec![Expr::Column(1)],

@@ -32,8 +32,16 @@ enum Kind {
     CountStar(i64),
     Count(i64),
     Sum(SumState, SumFinal),
-    MinMax { best: Option<Value>, max: bool },
-    GroupConcat { acc: Option<Vec<u8>> },
+    /// `last_tie`: of values equal under the collation, the last one
+    /// stepped wins (else the first).
+    MinMax {
+        best: Option<Value>,
+        max: bool,
+        last_tie: bool,
+    },
+    GroupConcat {
+        acc: Option<Vec<u8>>,
+    },
     Json(JsonGroup),
 }
 
@@ -186,8 +194,8 @@ impl Aggregate {
             ("sum", 1) => Kind::Sum(SumState::default(), SumFinal::Sum),
             ("total", 1) => Kind::Sum(SumState::default(), SumFinal::Total),
             ("avg", 1) => Kind::Sum(SumState::default(), SumFinal::Avg),
-            ("min", 1) => Kind::MinMax { best: None, max: false },
-            ("max", 1) => Kind::MinMax { best: None, max: true },
+            ("min", 1) => Kind::MinMax { best: None, max: false, last_tie: false },
+            ("max", 1) => Kind::MinMax { best: None, max: true, last_tie: false },
             ("group_concat", 1 | 2) | ("string_agg", 2) => Kind::GroupConcat { acc: None },
             (n, k) if JsonGroup::new(n).is_some_and(|g| g.1 == k) => {
                 Kind::Json(JsonGroup::new(n).expect("checked").0)
@@ -215,6 +223,18 @@ impl Aggregate {
     /// takes the argument's collation, e.g. a `COLLATE NOCASE` column).
     pub fn with_collation(mut self, coll: Collation) -> Aggregate {
         self.coll = coll;
+        self
+    }
+
+    /// Makes `min`/`max` keep the last of tied best values (equal under
+    /// the collation, e.g. 'a' and 'A' under NOCASE) instead of the first:
+    /// SQLite's window min/max over a frame that does not start at
+    /// UNBOUNDED PRECEDING reads the last entry of an index of the frame's
+    /// values, which among ties is the row stepped last.
+    pub fn keep_last_tie(mut self) -> Aggregate {
+        if let Kind::MinMax { last_tie, .. } = &mut self.kind {
+            *last_tie = true;
+        }
         self
     }
 
@@ -272,7 +292,7 @@ impl Aggregate {
                 }
             }
             Kind::Sum(state, _) => state.step(&args[0]),
-            Kind::MinMax { best, max } => {
+            Kind::MinMax { best, max, last_tie } => {
                 let v = &args[0];
                 if v.is_null() {
                     return Ok(false);
@@ -281,7 +301,12 @@ impl Aggregate {
                     None => true,
                     Some(b) => {
                         let c = compare_collated(b, v, self.coll);
-                        if *max { c.is_lt() } else { c.is_gt() }
+                        match (*max, *last_tie) {
+                            (true, false) => c.is_lt(),
+                            (true, true) => c.is_le(),
+                            (false, false) => c.is_gt(),
+                            (false, true) => c.is_ge(),
+                        }
                     }
                 };
                 if replace {
@@ -320,7 +345,8 @@ impl Aggregate {
     /// `sum`, `total`, `avg` without DISTINCT (SQLite's built-ins with an
     /// `xInverse` whose result does not depend on the order of the rows).
     pub fn invertible(&self) -> bool {
-        self.seen.is_none() && matches!(self.kind, Kind::CountStar(_) | Kind::Count(_) | Kind::Sum(..))
+        self.seen.is_none()
+            && matches!(self.kind, Kind::CountStar(_) | Kind::Count(_) | Kind::Sum(..))
     }
 
     /// Takes back one row's arguments, stepped before (SQLite's

@@ -182,6 +182,10 @@ pub struct Frame {
     pub start: FrameBound,
     pub end: FrameBound,
     pub exclude: Exclude,
+    /// An EXCLUDE clause was written (even `EXCLUDE NO OTHERS`): SQLite
+    /// then aggregates every frame afresh (window.c's windowFullScan),
+    /// which shows in min/max ties and float sums.
+    pub exclude_clause: bool,
 }
 
 /// One window function call: the function, its arguments, its FILTER

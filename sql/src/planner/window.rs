@@ -298,6 +298,7 @@ impl Binder<'_> {
                 start: FrameBound::UnboundedPreceding,
                 end: FrameBound::CurrentRow,
                 exclude: Exclude::NoOthers,
+                exclude_clause: false,
             });
         };
         let units = match f.units {
@@ -334,7 +335,13 @@ impl Binder<'_> {
                 "RANGE with offset PRECEDING/FOLLOWING requires one ORDER BY expression".into(),
             ));
         }
-        Ok(Frame { units, start, end, exclude: exclude.unwrap_or(Exclude::NoOthers) })
+        Ok(Frame {
+            units,
+            start,
+            end,
+            exclude: exclude.unwrap_or(Exclude::NoOthers),
+            exclude_clause: exclude.is_some(),
+        })
     }
 
     fn bound(&mut self, b: &ast::WindowFrameBound) -> Result<FrameBound> {

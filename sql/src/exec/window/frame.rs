@@ -16,11 +16,16 @@
 //!   again from the partition (its spill file if it spilled): slower
 //!   (rows × frame), memory still bounded.
 //!
+//! min/max ties (values equal under the collation, 'a' and 'A' under
+//! NOCASE) resolve as in SQLite: over a frame from UNBOUNDED PRECEDING, or
+//! with an EXCLUDE clause, the first of the tied values; otherwise the
+//! last (SQLite reads the last entry of an index of the frame's values).
+//!
 //! Excluded rows make the frame up to three runs of rows ([`members`]).
 
 use super::super::*;
-use super::partition::{Cursor, Partition};
 use super::Here;
+use super::partition::{Cursor, Partition};
 use crate::planner::{Exclude, Frame, FrameBound, FrameUnits, WinCall, WinFunc};
 
 /// Whether a function reads its frame.
@@ -122,18 +127,22 @@ pub(super) fn members(lo: usize, hi: usize, ex: Exclude, h: &Here) -> [(usize, u
 
 impl FrameState {
     pub(super) fn new(call: &WinCall, part: &Partition, cx: &Context) -> Result<FrameState> {
-        let Frame { units, start, end, exclude } = &call.frame;
+        let Frame { units, start, end, exclude, exclude_clause } = &call.frame;
         let sb = bound(start, *units, true, cx)?;
         let eb = bound(end, *units, false, cx)?;
         let (mode, agg) = match &call.func {
             WinFunc::Agg(name) => {
-                let a = vals::Aggregate::new(name, false, call.args.len())?
-                    .with_collation(call.coll);
+                let mut a =
+                    vals::Aggregate::new(name, false, call.args.len())?.with_collation(call.coll);
+                let from_first = matches!(sb, Bound::UnboundedPreceding);
+                if !from_first && !exclude_clause {
+                    a = a.keep_last_tie();
+                }
                 let mode = if *exclude != Exclude::NoOthers {
                     Mode::Rescan
-                } else if matches!(sb, Bound::UnboundedPreceding) {
+                } else if from_first {
                     Mode::Grow
-                } else if a.invertible() {
+                } else if a.invertible() && !exclude_clause {
                     Mode::Slide
                 } else {
                     Mode::Rescan
@@ -176,7 +185,14 @@ impl FrameState {
     }
 
     /// Whether the row under `c` lies before the frame's start.
-    fn before_start(&self, c: &Cursor, t: &Option<Value>, part: &Partition, order: &[SortKey], h: &Here) -> bool {
+    fn before_start(
+        &self,
+        c: &Cursor,
+        t: &Option<Value>,
+        part: &Partition,
+        order: &[SortKey],
+        h: &Here,
+    ) -> bool {
         let (pos, grp, i, g) = (c.pos, c.grp, h.i, h.g);
         match (self.units, &self.sb) {
             (_, Bound::UnboundedPreceding) => false,
@@ -195,7 +211,14 @@ impl FrameState {
     }
 
     /// Whether the row under `c` lies at or before the frame's end.
-    fn within_end(&self, c: &Cursor, t: &Option<Value>, part: &Partition, order: &[SortKey], h: &Here) -> bool {
+    fn within_end(
+        &self,
+        c: &Cursor,
+        t: &Option<Value>,
+        part: &Partition,
+        order: &[SortKey],
+        h: &Here,
+    ) -> bool {
         let (pos, grp, i, g) = (c.pos, c.grp, h.i, h.g);
         match (self.units, &self.eb) {
             (_, Bound::UnboundedFollowing) => true,
