@@ -59,7 +59,7 @@ struct Spilling {
 
 impl Spilling {
     fn push(&mut self, e: &Entry) -> Result<()> {
-        if self.file.rows % self.every as u64 == 0 {
+        if self.file.rows.is_multiple_of(self.every as u64) {
             self.marks.push(self.file.bytes);
             if self.marks.len() > self.cap {
                 let mut j = 0;
