@@ -33,7 +33,9 @@
 //! already filled.) Before the partition buffer spilled, the one
 //! partition of 1M rows peaked at ~520 MB; now the sort and the
 //! partition each stay within the budget, so the peak does not grow with
-//! the partition (see the 10M-row line below, if measured).
+//! the partition. 10,000,000 rows, `--only 3` (max ROWS 1 PRECEDING AND
+//! 1 FOLLOWING): AsaDB 160,092 rows/s, query peak +1.7 MB over the
+//! resident size after the load; SQLite 746,432 rows/s, +0 MB.
 
 use std::process::Command;
 use std::time::Instant;
