@@ -13,6 +13,7 @@
 
 use std::cmp::Ordering;
 use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::sync::{Arc, Mutex};
 
 use super::vals;
 use super::{Context, Operator};
@@ -109,15 +110,17 @@ impl Run {
 }
 
 /// A temporary file of rows (length-prefixed `record` encodings): spill
-/// space for the hash join's partitions.
+/// space for the hash join's partitions and for window partitions.
 pub struct RowSpill {
     w: BufWriter<std::fs::File>,
     pub rows: u64,
+    /// Bytes written so far: the offset the next row will start at.
+    pub bytes: u64,
 }
 
 impl RowSpill {
     pub fn new() -> Result<RowSpill> {
-        Ok(RowSpill { w: BufWriter::new(tempfile::tempfile().map_err(io)?), rows: 0 })
+        Ok(RowSpill { w: BufWriter::new(tempfile::tempfile().map_err(io)?), rows: 0, bytes: 0 })
     }
 
     pub fn push(&mut self, row: &[Value]) -> Result<()> {
@@ -126,14 +129,102 @@ impl RowSpill {
         self.w.write_all(&(buf.len() as u32).to_le_bytes()).map_err(io)?;
         self.w.write_all(&buf).map_err(io)?;
         self.rows += 1;
+        self.bytes += 4 + buf.len() as u64;
         Ok(())
+    }
+
+    fn finish(self) -> Result<std::fs::File> {
+        let mut f = self.w.into_inner().map_err(|e| io(e.into_error()))?;
+        f.seek(SeekFrom::Start(0)).map_err(io)?;
+        Ok(f)
     }
 
     /// Finishes writing; the rows can then be read back in order.
     pub fn reader(self) -> Result<SpillReader> {
-        let mut f = self.w.into_inner().map_err(|e| io(e.into_error()))?;
-        f.seek(SeekFrom::Start(0)).map_err(io)?;
-        Ok(SpillReader { run: Run { reader: BufReader::new(f) } })
+        Ok(SpillReader { run: Run { reader: BufReader::new(self.finish()?) } })
+    }
+
+    /// Finishes writing; the rows can then be read from any row's offset
+    /// ([`RowSpill::bytes`] before it was pushed) by several
+    /// [`SpillCursor`]s at once.
+    pub fn shared(self) -> Result<SharedSpill> {
+        Ok(SharedSpill { file: Arc::new(Mutex::new(self.finish()?)) })
+    }
+}
+
+/// A finished [`RowSpill`], shared by the cursors that read it.
+#[derive(Clone)]
+pub struct SharedSpill {
+    file: Arc<Mutex<std::fs::File>>,
+}
+
+/// Bytes a [`SpillCursor`] reads at a time.
+const CURSOR_CHUNK: usize = 16 << 10;
+
+/// Reads rows of a [`SharedSpill`] at given offsets through its own
+/// buffer, so cursors moving forward near each other reread little.
+pub struct SpillCursor {
+    file: SharedSpill,
+    buf: Vec<u8>,
+    /// File offset of `buf[0]`.
+    at: u64,
+}
+
+impl SpillCursor {
+    pub fn new(file: &SharedSpill) -> SpillCursor {
+        SpillCursor { file: file.clone(), buf: Vec::new(), at: 0 }
+    }
+
+    /// Makes `buf` hold the file's bytes `off..off + len`.
+    fn fill(&mut self, off: u64, len: usize) -> Result<()> {
+        if off >= self.at && off + len as u64 <= self.at + self.buf.len() as u64 {
+            return Ok(());
+        }
+        let want = len.max(CURSOR_CHUNK);
+        self.buf.clear();
+        self.buf.resize(want, 0);
+        let mut got = 0;
+        {
+            let mut f = self
+                .file
+                .file
+                .lock()
+                .map_err(|_| Error::Corrupt("internal: spill file lock poisoned".into()))?;
+            f.seek(SeekFrom::Start(off)).map_err(io)?;
+            while got < want {
+                match f.read(&mut self.buf[got..]) {
+                    Ok(0) => break,
+                    Ok(k) => got += k,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(io(e)),
+                }
+            }
+        }
+        self.buf.truncate(got);
+        self.at = off;
+        if got < len {
+            return Err(Error::Corrupt("internal: spill file shorter than written".into()));
+        }
+        Ok(())
+    }
+
+    /// The offset of the row after the one starting at byte `off`.
+    pub fn skip(&mut self, off: u64) -> Result<u64> {
+        self.fill(off, 4)?;
+        let s = (off - self.at) as usize;
+        let len = u32::from_le_bytes(self.buf[s..s + 4].try_into().expect("4 bytes"));
+        Ok(off + 4 + u64::from(len))
+    }
+
+    /// The row starting at byte `off`, and the offset of the row after it.
+    pub fn read(&mut self, off: u64) -> Result<(Row, u64)> {
+        self.fill(off, 4)?;
+        let s = (off - self.at) as usize;
+        let len = u32::from_le_bytes(self.buf[s..s + 4].try_into().expect("4 bytes")) as usize;
+        self.fill(off, 4 + len)?;
+        let s = (off - self.at) as usize;
+        let row = Record::new(&self.buf[s + 4..s + 4 + len])?.values()?;
+        Ok((row, off + 4 + len as u64))
     }
 }
 

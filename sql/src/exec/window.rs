@@ -3,31 +3,38 @@
 //!
 //! The input goes through the external sort ([`sort::SortOp`], which
 //! spills past the memory budget) by `partition ++ order`; the sorted rows
-//! are then read one partition at a time, every call computed over the
-//! partition, and each row leaves with one column per call appended.
-//! Ties in the window's order keep their input order (the sort is
-//! stable).
+//! are then buffered one partition at a time ([`partition`]: in memory
+//! up to the same budget, then in a spill file) and read back through
+//! cursors, each row leaving with one column per call appended. Ties in
+//! the window's order keep their input order (the sort is stable).
 //!
 //! - Ranking functions (`row_number`, `rank`, `dense_rank`,
 //!   `percent_rank`, `cume_dist`, `ntile`) and `lag`/`lead` ignore the
 //!   frame, as SQLite's do; peers are rows equal on every ORDER BY term
-//!   (all rows of a partition without ORDER BY).
+//!   (all rows of a partition without ORDER BY). The partition is
+//!   buffered whole before its first row leaves, so its size is known
+//!   (`percent_rank`, `cume_dist`, `ntile`); a look-ahead cursor finds the
+//!   end of the current peer group (`cume_dist`, EXCLUDE GROUP / TIES).
 //! - `first_value`, `last_value`, `nth_value` and aggregates read the
-//!   frame: `ROWS` counts rows, `GROUPS` peer groups, `RANGE` compares the
-//!   ORDER BY value with the offset added or subtracted (a TEXT or BLOB
-//!   value gets no offset, a NULL value's offset frame is its NULL peers,
-//!   as in SQLite); `EXCLUDE` removes the current row, its group, or its
-//!   ties. Offsets must be non-negative integers (ROWS, GROUPS) or
-//!   numbers (RANGE), with SQLite's messages.
-//! - An aggregate whose frame starts at UNBOUNDED PRECEDING and excludes
-//!   nothing is stepped incrementally; other frames are aggregated afresh
-//!   for each row (O(rows × frame)).
+//!   frame ([`frame`]): `ROWS` counts rows, `GROUPS` peer groups, `RANGE`
+//!   compares the ORDER BY value with the offset added or subtracted (a
+//!   TEXT or BLOB value gets no offset, a NULL value's offset frame is its
+//!   NULL peers, as in SQLite); `EXCLUDE` removes the current row, its
+//!   group, or its ties. Offsets must be non-negative integers (ROWS,
+//!   GROUPS) or numbers (RANGE), with SQLite's messages.
 //!
-//! Memory: the sort is bounded by the budget; the partition being
-//! computed is held in memory.
+//! Memory: the sort and the partition buffer are each bounded by the
+//! budget, whatever the partition's size; per call a few cursors with a
+//! small read buffer each. Results are computed row by row, never held
+//! for the whole partition.
+
+mod frame;
+mod partition;
 
 use super::*;
-use crate::planner::{Exclude, Frame, FrameBound, FrameUnits, WinCall, WinFunc};
+use crate::planner::{Exclude, WinCall, WinFunc};
+use frame::FrameState;
+use partition::{Builder, Cursor, Entry, Partition};
 
 pub(super) struct WindowOp {
     sort: sort::SortOp,
@@ -36,8 +43,45 @@ pub(super) struct WindowOp {
     calls: Vec<WinCall>,
     /// The first row of the next partition, already read.
     pending: Option<(Vec<Value>, Row)>,
-    out: std::vec::IntoIter<Row>,
+    /// The partition being read out.
+    active: Option<Active>,
     done: bool,
+    /// Partitions that went to a spill file (for tests).
+    pub spilled: usize,
+}
+
+/// A partition being read out: the current row's cursor and what the
+/// calls keep between rows.
+struct Active {
+    part: Partition,
+    main: Cursor,
+    /// One past the current peer group's last row (when a call needs it).
+    peer: Option<Cursor>,
+    /// First row of the current peer group.
+    gstart: usize,
+    /// Peer group of the row before the current one.
+    prev_grp: usize,
+    states: Vec<CallState>,
+}
+
+/// Where the current row is.
+struct Here<'a> {
+    i: usize,
+    g: usize,
+    gstart: usize,
+    /// Last row of the current peer group (only if some call needs it).
+    gend: usize,
+    row: &'a Entry,
+}
+
+/// What one call keeps between rows of a partition.
+struct CallState {
+    /// ntile's bucket count (read from the partition's first row).
+    ntile: i64,
+    /// A cursor that reads the rows a call points at (lag/lead targets,
+    /// frame members).
+    probe: Cursor,
+    frame: Option<FrameState>,
 }
 
 impl WindowOp {
@@ -54,8 +98,9 @@ impl WindowOp {
             order,
             calls,
             pending: None,
-            out: Vec::new().into_iter(),
+            active: None,
             done: false,
+            spilled: 0,
         }
     }
 
@@ -63,18 +108,23 @@ impl WindowOp {
         self.partition.iter().map(|k| k.expr.eval(r, cx)).collect()
     }
 
-    /// Reads the next partition; `None` at the end of the input.
-    fn next_partition(&mut self, cx: &Context) -> Result<Option<Vec<Row>>> {
-        let mut rows = Vec::new();
+    fn entry(&self, r: Row, cx: &Context) -> Result<Entry> {
+        let okey = self.order.iter().map(|k| k.expr.eval(&r, cx)).collect::<Result<Vec<_>>>()?;
+        Ok((okey, r))
+    }
+
+    /// Buffers the next partition; `None` at the end of the input.
+    fn next_partition(&mut self, cx: &Context) -> Result<Option<Partition>> {
+        let mut b = Builder::new(self.order.len(), cx.budget);
         let key = match self.pending.take() {
             Some((k, r)) => {
-                rows.push(r);
+                b.push(self.entry(r, cx)?)?;
                 k
             }
             None => match self.sort.next(cx)? {
                 Some(r) => {
                     let k = self.part_key(&r, cx)?;
-                    rows.push(r);
+                    b.push(self.entry(r, cx)?)?;
                     k
                 }
                 None => return Ok(None),
@@ -86,439 +136,254 @@ impl WindowOp {
                 self.pending = Some((k, r));
                 break;
             }
-            rows.push(r);
+            b.push(self.entry(r, cx)?)?;
         }
-        Ok(Some(rows))
+        b.finish().map(Some)
+    }
+
+    fn start(&self, part: Partition, cx: &Context) -> Result<Active> {
+        let main = part.cursor()?;
+        let needs_end = self.calls.iter().any(|c| {
+            c.func == WinFunc::CumeDist
+                || (frame::reads_frame(&c.func)
+                    && matches!(c.frame.exclude, Exclude::Group | Exclude::Ties))
+        });
+        let peer = if needs_end { Some(part.cursor()?) } else { None };
+        let mut states = Vec::with_capacity(self.calls.len());
+        for c in &self.calls {
+            let ntile = if c.func == WinFunc::Ntile {
+                // SQLite reads the count from the partition's first row.
+                let np = c.args[0].eval(&main.entry(&part).1, cx)?.to_i64();
+                if np <= 0 {
+                    return Err(Error::InvalidInput(
+                        "argument of ntile must be a positive integer".into(),
+                    ));
+                }
+                np
+            } else {
+                0
+            };
+            let frame = if frame::reads_frame(&c.func) {
+                Some(FrameState::new(c, &part, cx)?)
+            } else {
+                None
+            };
+            states.push(CallState { ntile, probe: part.cursor()?, frame });
+        }
+        Ok(Active { part, main, peer, gstart: 0, prev_grp: 0, states })
     }
 }
 
 impl Operator for WindowOp {
     fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
         loop {
-            if let Some(r) = self.out.next() {
-                return Ok(Some(r));
+            if let Some(a) = &mut self.active
+                && a.main.pos < a.part.n
+            {
+                return a.row(&self.calls, &self.order, cx).map(Some);
             }
+            self.active = None;
             if self.done {
                 return Ok(None);
             }
             match self.next_partition(cx)? {
                 None => self.done = true,
-                Some(rows) => {
-                    let p = Partition::new(rows, &self.order, cx)?;
-                    let mut results = Vec::with_capacity(self.calls.len());
-                    for call in &self.calls {
-                        results.push(p.compute(call, cx)?);
+                Some(p) => {
+                    if p.spilled() {
+                        self.spilled += 1;
                     }
-                    let mut rows = p.rows;
-                    for res in results {
-                        for (row, v) in rows.iter_mut().zip(res) {
-                            row.push(v);
-                        }
-                    }
-                    self.out = rows.into_iter();
+                    self.active = Some(self.start(p, cx)?);
                 }
             }
         }
     }
 }
 
-/// One partition's rows in window order, with their peer groups.
-struct Partition {
-    rows: Vec<Row>,
-    /// The ORDER BY values of each row.
-    okeys: Vec<Vec<Value>>,
-    order: Vec<SortKey>,
-    /// Peer group of each row; first and last row of each group.
-    grp: Vec<usize>,
-    gstart: Vec<usize>,
-    gend: Vec<usize>,
-}
-
-/// A frame over row indices: `lo..=hi` (empty when `lo > hi`) minus the
-/// excluded rows.
-#[derive(Clone, Copy)]
-struct Span {
-    lo: usize,
-    hi: isize,
-}
-
-fn offset_err(start: bool, what: &str) -> Error {
-    Error::InvalidInput(format!(
-        "frame {} offset must be a non-negative {what}",
-        if start { "starting" } else { "ending" }
-    ))
-}
-
-/// A ROWS/GROUPS offset: a non-negative integer (an integral REAL or
-/// numeric TEXT converts, as SQLite's OP_MustBeInt does).
-fn int_offset(v: Value, start: bool) -> Result<u64> {
-    match Affinity::Numeric.apply(v) {
-        Value::Integer(i) if i >= 0 => Ok(i as u64),
-        Value::Real(r) if r >= 0.0 && r.fract() == 0.0 && r < 9.2e18 => Ok(r as u64),
-        _ => Err(offset_err(start, "integer")),
-    }
-}
-
-/// A RANGE offset: a non-negative number.
-fn num_offset(v: Value, start: bool) -> Result<Value> {
-    match Affinity::Numeric.apply(v) {
-        Value::Integer(i) if i >= 0 => Ok(Value::Integer(i)),
-        Value::Real(r) if r >= 0.0 => Ok(Value::Real(r)),
-        _ => Err(offset_err(start, "number")),
-    }
-}
-
-/// The first `r` in `0..n` where `pred` is false (`pred` holds for a
-/// prefix of the rows).
-fn first_false(n: usize, pred: impl Fn(usize) -> bool) -> usize {
-    let (mut lo, mut hi) = (0, n);
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        if pred(mid) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
+impl Active {
+    /// The current row with its calls' values; moves to the next row.
+    fn row(&mut self, calls: &[WinCall], order: &[SortKey], cx: &Context) -> Result<Row> {
+        let (i, g) = (self.main.pos, self.main.grp);
+        if i == 0 {
+            self.gstart = 0;
+        } else if g != self.prev_grp {
+            self.gstart = i;
         }
-    }
-    lo
-}
-
-/// A bound with its offset evaluated.
-enum Bound {
-    UnboundedPreceding,
-    Preceding(Value),
-    CurrentRow,
-    Following(Value),
-    UnboundedFollowing,
-}
-
-impl Partition {
-    fn new(rows: Vec<Row>, order: &[SortKey], cx: &Context) -> Result<Partition> {
-        let mut okeys = Vec::with_capacity(rows.len());
-        for r in &rows {
-            okeys.push(order.iter().map(|k| k.expr.eval(r, cx)).collect::<Result<Vec<_>>>()?);
-        }
-        let mut grp = Vec::with_capacity(rows.len());
-        let mut gstart = Vec::new();
-        let mut gend = Vec::new();
-        for i in 0..rows.len() {
-            if i == 0 || sort::cmp_keys(order, &okeys[i - 1], &okeys[i]) != Ordering::Equal {
-                if i > 0 {
-                    gend.push(i - 1);
-                }
-                gstart.push(i);
+        let mut gend = i;
+        if let Some(peer) = &mut self.peer {
+            while peer.pos < self.part.n && peer.grp <= g {
+                peer.advance(&self.part, order)?;
             }
-            grp.push(gstart.len() - 1);
+            gend = peer.pos - 1;
         }
-        if !rows.is_empty() {
-            gend.push(rows.len() - 1);
+        let here = Here { i, g, gstart: self.gstart, gend, row: self.main.entry(&self.part) };
+        let mut vals = Vec::with_capacity(calls.len());
+        for (call, st) in calls.iter().zip(&mut self.states) {
+            vals.push(st.value(call, &self.part, order, &here, cx)?);
         }
-        Ok(Partition { rows, okeys, order: order.to_vec(), grp, gstart, gend })
+        let mut out = here.row.1.clone();
+        out.extend(vals);
+        self.prev_grp = g;
+        self.main.advance(&self.part, order)?;
+        Ok(out)
     }
+}
 
-    fn n(&self) -> usize {
-        self.rows.len()
-    }
-
-    fn compute(&self, call: &WinCall, cx: &Context) -> Result<Vec<Value>> {
-        let n = self.n();
-        let arg = |k: usize, i: usize| call.args[k].eval(&self.rows[i], cx);
-        let mut out = Vec::with_capacity(n);
-        match &call.func {
-            WinFunc::RowNumber => out.extend((1..=n as i64).map(Value::Integer)),
-            WinFunc::Rank => {
-                out.extend((0..n).map(|i| Value::Integer(self.gstart[self.grp[i]] as i64 + 1)))
-            }
-            WinFunc::DenseRank => {
-                out.extend((0..n).map(|i| Value::Integer(self.grp[i] as i64 + 1)))
-            }
-            WinFunc::PercentRank => out.extend((0..n).map(|i| {
-                let rank = self.gstart[self.grp[i]] as f64;
+impl CallState {
+    fn value(
+        &mut self,
+        call: &WinCall,
+        part: &Partition,
+        order: &[SortKey],
+        here: &Here,
+        cx: &Context,
+    ) -> Result<Value> {
+        let n = part.n;
+        let i = here.i;
+        Ok(match &call.func {
+            WinFunc::RowNumber => Value::Integer(i as i64 + 1),
+            WinFunc::Rank => Value::Integer(here.gstart as i64 + 1),
+            WinFunc::DenseRank => Value::Integer(here.g as i64 + 1),
+            WinFunc::PercentRank => {
+                let rank = here.gstart as f64;
                 Value::Real(if n > 1 { rank / (n - 1) as f64 } else { 0.0 })
-            })),
-            WinFunc::CumeDist => out.extend(
-                (0..n).map(|i| Value::Real((self.gend[self.grp[i]] + 1) as f64 / n as f64)),
-            ),
-            WinFunc::Ntile => {
-                // SQLite reads the count from the partition's first row.
-                let np = arg(0, 0)?.to_i64();
-                if np <= 0 {
-                    return Err(Error::InvalidInput(
-                        "argument of ntile must be a positive integer".into(),
-                    ));
-                }
-                let total = n as i64;
-                let size = total / np;
-                for i in 0..total {
-                    out.push(Value::Integer(if size == 0 {
-                        i + 1
-                    } else {
-                        let large = total - np * size;
-                        let small_from = large * (size + 1);
-                        if i < small_from {
-                            1 + i / (size + 1)
-                        } else {
-                            1 + large + (i - small_from) / size
-                        }
-                    }));
-                }
             }
+            WinFunc::CumeDist => Value::Real((here.gend + 1) as f64 / n as f64),
+            WinFunc::Ntile => Value::Integer(ntile(self.ntile, n as i64, i as i64)),
             WinFunc::Lag | WinFunc::Lead => {
+                let row = &here.row.1;
+                let off = if call.args.len() > 1 {
+                    match Affinity::Numeric.apply(call.args[1].eval(row, cx)?) {
+                        Value::Integer(k) => Some(k),
+                        Value::Real(r) if r.fract() == 0.0 && r.abs() < 9.2e18 => Some(r as i64),
+                        _ => None,
+                    }
+                } else {
+                    Some(1)
+                };
                 let lead = call.func == WinFunc::Lead;
-                for i in 0..n {
-                    let off = if call.args.len() > 1 {
-                        match Affinity::Numeric.apply(arg(1, i)?) {
-                            Value::Integer(k) => Some(k),
-                            Value::Real(r) if r.fract() == 0.0 && r.abs() < 9.2e18 => {
-                                Some(r as i64)
-                            }
-                            _ => None,
-                        }
-                    } else {
-                        Some(1)
-                    };
-                    let target = off.and_then(|k| {
-                        let t = if lead {
-                            (i as i64).checked_add(k)
-                        } else {
-                            (i as i64).checked_sub(k)
-                        }?;
-                        (0..n as i64).contains(&t).then_some(t as usize)
-                    });
-                    out.push(match target {
-                        Some(t) => arg(0, t)?,
-                        None if call.args.len() > 2 => arg(2, i)?,
-                        None => Value::Null,
-                    });
+                let target = off.and_then(|k| {
+                    let t =
+                        if lead { (i as i64).checked_add(k) } else { (i as i64).checked_sub(k) }?;
+                    (0..n as i64).contains(&t).then_some(t as usize)
+                });
+                match target {
+                    Some(t) => {
+                        self.probe.seek(part, t)?;
+                        call.args[0].eval(&self.probe.entry(part).1, cx)?
+                    }
+                    None if call.args.len() > 2 => call.args[2].eval(row, cx)?,
+                    None => Value::Null,
                 }
             }
             WinFunc::FirstValue | WinFunc::LastValue | WinFunc::NthValue | WinFunc::Agg(_) => {
-                return self.framed(call, cx);
+                let Some(f) = &mut self.frame else {
+                    return Err(Error::Corrupt("internal: frame function without a frame".into()));
+                };
+                f.value(call, part, order, here, &mut self.probe, cx)?
             }
-        }
-        Ok(out)
-    }
-
-    fn bound(&self, b: &FrameBound, units: FrameUnits, start: bool, cx: &Context) -> Result<Bound> {
-        let off = |e: &crate::expr::Expr| -> Result<Value> {
-            let v = e.eval(&[], cx)?;
-            Ok(match units {
-                FrameUnits::Range => num_offset(v, start)?,
-                _ => Value::Integer(int_offset(v, start)?.min(i64::MAX as u64) as i64),
-            })
-        };
-        Ok(match b {
-            FrameBound::UnboundedPreceding => Bound::UnboundedPreceding,
-            FrameBound::Preceding(e) => Bound::Preceding(off(e)?),
-            FrameBound::CurrentRow => Bound::CurrentRow,
-            FrameBound::Following(e) => Bound::Following(off(e)?),
-            FrameBound::UnboundedFollowing => Bound::UnboundedFollowing,
         })
     }
+}
 
-    /// The first row of the frame of row `i` (may be `n`: empty).
-    fn start_of(&self, f: FrameUnits, b: &Bound, i: usize) -> usize {
-        let n = self.n();
-        let g = self.grp[i];
-        match (f, b) {
-            (_, Bound::UnboundedPreceding) => 0,
-            (_, Bound::UnboundedFollowing) => n,
-            (FrameUnits::Rows, Bound::CurrentRow) => i,
-            (_, Bound::CurrentRow) => self.gstart[g],
-            (FrameUnits::Rows, Bound::Preceding(k)) => i.saturating_sub(k.to_i64() as usize),
-            (FrameUnits::Rows, Bound::Following(k)) => i.saturating_add(k.to_i64() as usize).min(n),
-            (FrameUnits::Groups, Bound::Preceding(k)) => {
-                self.gstart[g.saturating_sub(k.to_i64() as usize)]
-            }
-            (FrameUnits::Groups, Bound::Following(k)) => {
-                let t = g.saturating_add(k.to_i64() as usize);
-                self.gstart.get(t).copied().unwrap_or(n)
-            }
-            (FrameUnits::Range, Bound::Preceding(k)) => self.range_start(i, k, false),
-            (FrameUnits::Range, Bound::Following(k)) => self.range_start(i, k, true),
+/// SQLite's ntile: bucket of row `i` (from 0) of `total` rows in `np`
+/// buckets, the first `total % np` buckets one row larger.
+fn ntile(np: i64, total: i64, i: i64) -> i64 {
+    let size = total / np;
+    if size == 0 {
+        return i + 1;
+    }
+    let large = total - np * size;
+    let small_from = large * (size + 1);
+    if i < small_from { 1 + i / (size + 1) } else { 1 + large + (i - small_from) / size }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exec::{ExecState, build};
+    use crate::planner::{Frame, FrameBound, FrameUnits, Node};
+    use crate::storage::MemStore;
+
+    fn key(col: usize) -> SortKey {
+        SortKey { expr: Expr::Column(col), desc: false, coll: Collation::Binary, nulls_first: true }
+    }
+
+    fn call(func: WinFunc, args: Vec<Expr>, units: FrameUnits, start: FrameBound) -> WinCall {
+        WinCall {
+            func,
+            args,
+            filter: None,
+            frame: Frame {
+                units,
+                start,
+                end: FrameBound::CurrentRow,
+                exclude: Exclude::NoOthers,
+                exclude_clause: false,
+            },
+            coll: Collation::Binary,
         }
     }
 
-    /// The last row of the frame of row `i` (may be -1: empty).
-    fn end_of(&self, f: FrameUnits, b: &Bound, i: usize) -> isize {
-        let n = self.n() as isize;
-        let g = self.grp[i];
-        let ii = i as isize;
-        let k = |v: &Value| v.to_i64().min(isize::MAX as i64) as isize;
-        match (f, b) {
-            (_, Bound::UnboundedFollowing) => n - 1,
-            (_, Bound::UnboundedPreceding) => -1,
-            (FrameUnits::Rows, Bound::CurrentRow) => ii,
-            (_, Bound::CurrentRow) => self.gend[g] as isize,
-            (FrameUnits::Rows, Bound::Preceding(v)) => ii.saturating_sub(k(v)).max(-1),
-            (FrameUnits::Rows, Bound::Following(v)) => ii.saturating_add(k(v)).min(n - 1),
-            (FrameUnits::Groups, Bound::Preceding(v)) => {
-                let t = g as isize - k(v);
-                if t < 0 { -1 } else { self.gend[t as usize] as isize }
-            }
-            (FrameUnits::Groups, Bound::Following(v)) => {
-                let t = (g as isize).saturating_add(k(v)).min(self.gend.len() as isize - 1);
-                self.gend[t as usize] as isize
-            }
-            (FrameUnits::Range, Bound::Preceding(v)) => self.range_end(i, v, false),
-            (FrameUnits::Range, Bound::Following(v)) => self.range_end(i, v, true),
-        }
-    }
-
-    /// The ORDER BY value of row `i` moved by `k` towards `forward` in the
-    /// window's order (TEXT and BLOB values do not move, as in SQLite).
-    fn moved(&self, i: usize, k: &Value, forward: bool) -> Value {
-        let v = &self.okeys[i][0];
-        if !matches!(v, Value::Integer(_) | Value::Real(_)) {
-            return v.clone();
-        }
-        let up = forward != self.order[0].desc;
-        if up { vals::add(v, k) } else { vals::sub(v, k) }
-    }
-
-    /// Whether row `r`'s ORDER BY value comes before `target` in the
-    /// window's order (NULLs placed as the order places them).
-    fn before(&self, r: usize, target: &Value, or_equal: bool) -> bool {
-        let key = &self.order[0];
-        let v = &self.okeys[r][0];
-        if v.is_null() {
-            return key.nulls_first;
-        }
-        let c = vals::compare_collated(v, target, key.coll);
-        let c = if key.desc { c.reverse() } else { c };
-        c == Ordering::Less || (or_equal && c == Ordering::Equal)
-    }
-
-    fn range_start(&self, i: usize, k: &Value, forward: bool) -> usize {
-        if self.okeys[i][0].is_null() {
-            return self.gstart[self.grp[i]];
-        }
-        let target = self.moved(i, k, forward);
-        first_false(self.n(), |r| self.before(r, &target, false))
-    }
-
-    fn range_end(&self, i: usize, k: &Value, forward: bool) -> isize {
-        if self.okeys[i][0].is_null() {
-            return self.gend[self.grp[i]] as isize;
-        }
-        let target = self.moved(i, k, forward);
-        first_false(self.n(), |r| self.before(r, &target, true)) as isize - 1
-    }
-
-    fn excluded(&self, ex: Exclude, i: usize, r: usize) -> bool {
-        match ex {
-            Exclude::NoOthers => false,
-            Exclude::CurrentRow => r == i,
-            Exclude::Group => self.grp[r] == self.grp[i],
-            Exclude::Ties => r != i && self.grp[r] == self.grp[i],
-        }
-    }
-
-    /// Frame-reading functions: first_value, last_value, nth_value and
-    /// aggregates.
-    fn framed(&self, call: &WinCall, cx: &Context) -> Result<Vec<Value>> {
-        let n = self.n();
-        let mut out = Vec::with_capacity(n);
-        if n == 0 {
-            return Ok(out);
-        }
-        let Frame { units, start, end, exclude } = &call.frame;
-        let sb = self.bound(start, *units, true, cx)?;
-        let eb = self.bound(end, *units, false, cx)?;
-        let spans: Vec<Span> = (0..n)
-            .map(|i| Span { lo: self.start_of(*units, &sb, i), hi: self.end_of(*units, &eb, i) })
+    /// A window over rows `(k, i)` (one partition of 3000 rows, peers of
+    /// 7 rows): under a budget of a few KB the partition goes to a spill
+    /// file, and every value equals the in-memory run's.
+    #[test]
+    fn a_spilled_partition_gives_the_in_memory_answers() {
+        let rows: Vec<Vec<Expr>> = (0..3000i64)
+            .map(|i| vec![Expr::Literal(Value::Integer(i / 7)), Expr::Literal(Value::Integer(i))])
             .collect();
-        let passes = |r: usize| -> Result<bool> {
-            match &call.filter {
-                Some(f) => f.is_true(&self.rows[r], cx),
-                None => Ok(true),
+        let lit = |i: i64| Expr::Literal(Value::Integer(i));
+        let calls = vec![
+            call(WinFunc::RowNumber, vec![], FrameUnits::Range, FrameBound::UnboundedPreceding),
+            call(WinFunc::CumeDist, vec![], FrameUnits::Range, FrameBound::UnboundedPreceding),
+            call(
+                WinFunc::Lag,
+                vec![Expr::Column(1), lit(1000)],
+                FrameUnits::Rows,
+                FrameBound::UnboundedPreceding,
+            ),
+            call(
+                WinFunc::Agg("sum".into()),
+                vec![Expr::Column(1)],
+                FrameUnits::Rows,
+                FrameBound::Preceding(lit(100)),
+            ),
+            call(
+                WinFunc::Agg("max".into()),
+                vec![Expr::Column(1)],
+                FrameUnits::Groups,
+                FrameBound::Preceding(lit(3)),
+            ),
+            call(
+                WinFunc::NthValue,
+                vec![Expr::Column(1), lit(5)],
+                FrameUnits::Range,
+                FrameBound::Preceding(lit(2)),
+            ),
+        ];
+        let store = MemStore::new();
+        let txn = store.begin(false).unwrap();
+        let cache = ExecState::default();
+        let run = |budget: usize| {
+            let input = build(&Node::Values { rows: rows.clone(), width: 2 });
+            let mut op = WindowOp::new(input, vec![], vec![key(0)], calls.clone());
+            let mut cx = Context::new(&txn, &[], &cache);
+            cx.budget = budget;
+            let mut out = Vec::new();
+            while let Some(r) = op.next(&cx).unwrap() {
+                out.push(r);
             }
+            (out, op.spilled)
         };
-        let members = |i: usize| {
-            let s = spans[i];
-            (s.lo..(s.hi + 1).max(0) as usize).filter(move |&r| !self.excluded(*exclude, i, r))
-        };
-        let arg = |k: usize, r: usize| call.args[k].eval(&self.rows[r], cx);
-        match &call.func {
-            WinFunc::FirstValue => {
-                for i in 0..n {
-                    out.push(match members(i).next() {
-                        Some(r) => arg(0, r)?,
-                        None => Value::Null,
-                    });
-                }
-            }
-            WinFunc::LastValue => {
-                for i in 0..n {
-                    out.push(match members(i).next_back() {
-                        Some(r) => arg(0, r)?,
-                        None => Value::Null,
-                    });
-                }
-            }
-            WinFunc::NthValue => {
-                for i in 0..n {
-                    let mut v = Value::Null;
-                    let mut nth = None;
-                    for (seen, r) in members(i).enumerate() {
-                        // SQLite checks N as each frame row is stepped.
-                        let k = match nth {
-                            Some(k) => k,
-                            None => {
-                                let k = match arg(1, r)? {
-                                    Value::Integer(k) if k > 0 => k as u64,
-                                    Value::Real(x) if x > 0.0 && x.fract() == 0.0 => x as u64,
-                                    _ => {
-                                        return Err(Error::InvalidInput(
-                                            "second argument to nth_value must be a positive integer"
-                                                .into(),
-                                        ));
-                                    }
-                                };
-                                *nth.insert(k)
-                            }
-                        };
-                        if seen as u64 + 1 == k {
-                            v = arg(0, r)?;
-                            break;
-                        }
-                    }
-                    out.push(v);
-                }
-            }
-            WinFunc::Agg(name) => {
-                let fresh = || vals::Aggregate::new(name, false, call.args.len());
-                let step = |a: &mut vals::Aggregate, r: usize| -> Result<()> {
-                    if !passes(r)? {
-                        return Ok(());
-                    }
-                    let args: Vec<Value> =
-                        (0..call.args.len()).map(|k| arg(k, r)).collect::<Result<_>>()?;
-                    a.step(&args)
-                };
-                if matches!(sb, Bound::UnboundedPreceding) && *exclude == Exclude::NoOthers {
-                    // Frames only grow: step the new rows.
-                    let mut a = fresh()?;
-                    let mut stepped = 0usize;
-                    for s in &spans {
-                        while (stepped as isize) <= s.hi {
-                            step(&mut a, stepped)?;
-                            stepped += 1;
-                        }
-                        out.push(a.finish()?);
-                    }
-                } else {
-                    for i in 0..n {
-                        let mut a = fresh()?;
-                        for r in members(i) {
-                            step(&mut a, r)?;
-                        }
-                        out.push(a.finish()?);
-                    }
-                }
-            }
-            _ => return Err(Error::Corrupt("internal: not a frame function".into())),
-        }
-        Ok(out)
+        let (mem, spilled) = run(usize::MAX);
+        assert_eq!(spilled, 0);
+        let (disk, spilled) = run(4096);
+        assert_eq!(spilled, 1);
+        assert_eq!(mem.len(), 3000);
+        assert_eq!(mem, disk);
+        // Spot checks of the in-memory run itself.
+        assert_eq!(mem[2999][2], Value::Integer(3000));
+        assert_eq!(mem[1500][4], Value::Integer(500));
+        assert_eq!(mem[10][5], Value::Integer((0..=10).sum()));
     }
 }

@@ -32,8 +32,16 @@ enum Kind {
     CountStar(i64),
     Count(i64),
     Sum(SumState, SumFinal),
-    MinMax { best: Option<Value>, max: bool },
-    GroupConcat { acc: Option<Vec<u8>> },
+    /// `last_tie`: of values equal under the collation, the last one
+    /// stepped wins (else the first).
+    MinMax {
+        best: Option<Value>,
+        max: bool,
+        last_tie: bool,
+    },
+    GroupConcat {
+        acc: Option<Vec<u8>>,
+    },
     Json(JsonGroup),
 }
 
@@ -132,6 +140,41 @@ impl SumState {
         }
     }
 
+    /// SQLite's `sumInverse`.
+    fn inverse(&mut self, v: &Value) {
+        let converted;
+        let v = match v {
+            Value::Null => return,
+            Value::Text(s) => match numeric_text_bytes(s.as_bytes(), false) {
+                Some(n) => {
+                    converted = n;
+                    &converted
+                }
+                None => v,
+            },
+            other => other,
+        };
+        self.cnt -= 1;
+        if !self.approx {
+            match self.i_sum.checked_sub(v.to_i64()) {
+                Some(x) => self.i_sum = x,
+                None => {
+                    self.overflow = true;
+                    self.approx = true;
+                }
+            }
+        } else if let Value::Integer(i) = v {
+            if *i != i64::MIN {
+                self.kbn_i64(-*i);
+            } else {
+                self.kbn_i64(i64::MAX);
+                self.kbn_i64(1);
+            }
+        } else {
+            self.kbn(-v.to_f64());
+        }
+    }
+
     fn real(&self) -> f64 {
         if self.approx {
             if self.r_err.is_finite() { self.r_sum + self.r_err } else { self.r_sum }
@@ -151,8 +194,8 @@ impl Aggregate {
             ("sum", 1) => Kind::Sum(SumState::default(), SumFinal::Sum),
             ("total", 1) => Kind::Sum(SumState::default(), SumFinal::Total),
             ("avg", 1) => Kind::Sum(SumState::default(), SumFinal::Avg),
-            ("min", 1) => Kind::MinMax { best: None, max: false },
-            ("max", 1) => Kind::MinMax { best: None, max: true },
+            ("min", 1) => Kind::MinMax { best: None, max: false, last_tie: false },
+            ("max", 1) => Kind::MinMax { best: None, max: true, last_tie: false },
             ("group_concat", 1 | 2) | ("string_agg", 2) => Kind::GroupConcat { acc: None },
             (n, k) if JsonGroup::new(n).is_some_and(|g| g.1 == k) => {
                 Kind::Json(JsonGroup::new(n).expect("checked").0)
@@ -180,6 +223,18 @@ impl Aggregate {
     /// takes the argument's collation, e.g. a `COLLATE NOCASE` column).
     pub fn with_collation(mut self, coll: Collation) -> Aggregate {
         self.coll = coll;
+        self
+    }
+
+    /// Makes `min`/`max` keep the last of tied best values (equal under
+    /// the collation, e.g. 'a' and 'A' under NOCASE) instead of the first:
+    /// SQLite's window min/max over a frame that does not start at
+    /// UNBOUNDED PRECEDING reads the last entry of an index of the frame's
+    /// values, which among ties is the row stepped last.
+    pub fn keep_last_tie(mut self) -> Aggregate {
+        if let Kind::MinMax { last_tie, .. } = &mut self.kind {
+            *last_tie = true;
+        }
         self
     }
 
@@ -237,7 +292,7 @@ impl Aggregate {
                 }
             }
             Kind::Sum(state, _) => state.step(&args[0]),
-            Kind::MinMax { best, max } => {
+            Kind::MinMax { best, max, last_tie } => {
                 let v = &args[0];
                 if v.is_null() {
                     return Ok(false);
@@ -246,7 +301,12 @@ impl Aggregate {
                     None => true,
                     Some(b) => {
                         let c = compare_collated(b, v, self.coll);
-                        if *max { c.is_lt() } else { c.is_gt() }
+                        match (*max, *last_tie) {
+                            (true, false) => c.is_lt(),
+                            (true, true) => c.is_le(),
+                            (false, false) => c.is_gt(),
+                            (false, true) => c.is_ge(),
+                        }
                     }
                 };
                 if replace {
@@ -279,6 +339,31 @@ impl Aggregate {
             }
         }
         Ok(false)
+    }
+
+    /// True if [`Aggregate::inverse`] can take a row back out: `count`,
+    /// `sum`, `total`, `avg` without DISTINCT (SQLite's built-ins with an
+    /// `xInverse` whose result does not depend on the order of the rows).
+    pub fn invertible(&self) -> bool {
+        self.seen.is_none()
+            && matches!(self.kind, Kind::CountStar(_) | Kind::Count(_) | Kind::Sum(..))
+    }
+
+    /// Takes back one row's arguments, stepped before (SQLite's
+    /// `countInverse` / `sumInverse`): a window frame's first row leaving.
+    /// Only for an [`Aggregate::invertible`] aggregate.
+    pub fn inverse(&mut self, args: &[Value]) -> Result<()> {
+        match &mut self.kind {
+            Kind::CountStar(n) => *n -= 1,
+            Kind::Count(n) => {
+                if !args[0].is_null() {
+                    *n -= 1;
+                }
+            }
+            Kind::Sum(s, _) => s.inverse(&args[0]),
+            _ => return crate::errinput!("internal: aggregate without an inverse"),
+        }
+        Ok(())
     }
 
     /// The aggregate's result for the rows stepped so far. Does not reset.

@@ -185,6 +185,10 @@ pub struct Frame {
     pub start: FrameBound,
     pub end: FrameBound,
     pub exclude: Exclude,
+    /// An EXCLUDE clause was written (even `EXCLUDE NO OTHERS`): SQLite
+    /// then aggregates every frame afresh (window.c's windowFullScan),
+    /// which shows in min/max ties and float sums.
+    pub exclude_clause: bool,
 }
 
 /// One window function call: the function, its arguments, its FILTER
@@ -195,6 +199,9 @@ pub struct WinCall {
     pub args: Vec<Expr>,
     pub filter: Option<Expr>,
     pub frame: Frame,
+    /// The first argument's collation: `min`/`max` compare TEXT with it,
+    /// as SQLite's do (and as the plain aggregates here do).
+    pub coll: Collation,
 }
 
 /// A sort key over the rows of the node below.

@@ -276,7 +276,8 @@ impl Binder<'_> {
             })
             .collect::<Result<Vec<_>>>()?;
         let frame = self.frame(parts.frame, parts.exclude, order.len())?;
-        Ok(BoundWin { partition, order, call: WinCall { func, args: bound, filter, frame } })
+        let coll = bound.first().and_then(|a| self.collation(a)).unwrap_or(Collation::Binary);
+        Ok(BoundWin { partition, order, call: WinCall { func, args: bound, filter, frame, coll } })
     }
 
     /// A frame as SQLite checks it; `None` is the default frame (RANGE
@@ -297,6 +298,7 @@ impl Binder<'_> {
                 start: FrameBound::UnboundedPreceding,
                 end: FrameBound::CurrentRow,
                 exclude: Exclude::NoOthers,
+                exclude_clause: false,
             });
         };
         let units = match f.units {
@@ -333,7 +335,13 @@ impl Binder<'_> {
                 "RANGE with offset PRECEDING/FOLLOWING requires one ORDER BY expression".into(),
             ));
         }
-        Ok(Frame { units, start, end, exclude: exclude.unwrap_or(Exclude::NoOthers) })
+        Ok(Frame {
+            units,
+            start,
+            end,
+            exclude: exclude.unwrap_or(Exclude::NoOthers),
+            exclude_clause: exclude.is_some(),
+        })
     }
 
     fn bound(&mut self, b: &ast::WindowFrameBound) -> Result<FrameBound> {
