@@ -519,7 +519,7 @@ fn run(
             ddl::reindex(store, schema, v.table_name.as_ref()).map(|_| Outcome::Ok)
         }
         ast::Statement::AlterTable(at) => {
-            crate::exec::alter::alter_table(store, schema, at).map(|_| Outcome::Ok)
+            crate::exec::alter::alter_table(store, schema, at, text).map(|_| Outcome::Ok)
         }
         ast::Statement::Drop { object_type, if_exists, names, .. } => {
             if fk.enabled && *object_type == ast::ObjectType::Table {
