@@ -805,8 +805,51 @@ impl Session {
                 let p = pragma::Pragma::from_ast(name, value.as_ref().map(|v| &v.value), *is_eq)?;
                 self.pragma(&p)
             }
+            ast::Statement::Vacuum(v) if !v.reindex => self.vacuum(v, params),
             _ => self.run_in_txn(stmt, params),
         }
+    }
+
+    /// `VACUUM [main] [INTO file]` ([`crate::vacuum`]): outside any
+    /// transaction, as SQLite.
+    fn vacuum(&mut self, v: &ast::VacuumStatement, params: &Params) -> Result<Outcome> {
+        if self.txn.is_some() {
+            return Err(Error::InvalidInput("cannot VACUUM from within a transaction".into()));
+        }
+        if let Some(n) = &v.table_name {
+            let s = crate::catalog::object_name(n)?;
+            if !s.eq_ignore_ascii_case("main") {
+                return Err(Error::InvalidInput(format!("unknown database {s}")));
+            }
+        }
+        let into = match v.threshold.as_ref().map(|t| &t.value) {
+            None => None,
+            Some(ast::Value::SingleQuotedString(s)) => Some(Value::Text(s.clone())),
+            Some(ast::Value::Placeholder(p)) => {
+                let map = ParamMap { names: vec![(p != "?").then(|| p.clone())] };
+                resolve_params(&map, params)?.pop()
+            }
+            Some(other) => {
+                return Err(Error::InvalidInput(format!("VACUUM INTO {other}: not a file name")));
+            }
+        };
+        match (into, &self.engine.backend) {
+            (Some(Value::Text(path)), _) => {
+                let t = self.engine.begin(false)?;
+                let r = crate::vacuum::vacuum_into(&*t, std::path::Path::new(&path));
+                t.rollback();
+                r?;
+            }
+            (Some(Value::Null), _) => {}
+            (Some(_), _) => {
+                return Err(Error::InvalidInput("VACUUM INTO needs a text file name".into()));
+            }
+            (None, Backend::Db(db)) => {
+                crate::vacuum::vacuum(db)?;
+            }
+            (None, Backend::Mem(_)) => {}
+        }
+        Ok(Outcome::Ok)
     }
 
     /// Runs a `PRAGMA` ([`pragma`]): settings change this session, the
