@@ -518,6 +518,9 @@ fn run(
         ast::Statement::Vacuum(v) if v.reindex => {
             ddl::reindex(store, schema, v.table_name.as_ref()).map(|_| Outcome::Ok)
         }
+        ast::Statement::Analyze(a) => {
+            crate::exec::analyze::analyze(store, schema, a).map(|_| Outcome::Ok)
+        }
         ast::Statement::AlterTable(at) => {
             crate::exec::alter::alter_table(store, schema, at, text).map(|_| Outcome::Ok)
         }
