@@ -885,6 +885,29 @@ impl Session {
             self.settings = settings;
             answer
         };
+        // A pragma that read the schema or the header was, in autocommit,
+        // a transaction of its own: its end switches defer_foreign_keys
+        // off, as SQLite's does.
+        const READS_DATABASE: &[&str] = &[
+            "table_info",
+            "table_xinfo",
+            "table_list",
+            "index_list",
+            "index_info",
+            "index_xinfo",
+            "foreign_key_list",
+            "foreign_key_check",
+            "integrity_check",
+            "quick_check",
+            "user_version",
+            "application_id",
+            "schema_version",
+            "page_count",
+            "freelist_count",
+        ];
+        if self.txn.is_none() && READS_DATABASE.contains(&p.name.as_str()) {
+            self.settings.defer_foreign_keys = false;
+        }
         Ok(if answer.columns.is_empty() {
             Outcome::Ok
         } else {
@@ -938,7 +961,17 @@ impl Session {
                 fk.end_statement(store, schema)?;
                 Ok(o)
             });
-        self.after_statement(&fk, r.is_ok());
+        // SQLite ends an autocommit statement's transaction (and so
+        // switches defer_foreign_keys off) only when the statement read or
+        // wrote the database file: `SELECT 1` leaves it on.
+        let reads_file = !matches!(stmt, ast::Statement::Query(_))
+            || source.as_deref().and_then(|s| s.get(self.range.clone())).is_none_or(|t| {
+                crate::catalog::text::tokens(t)
+                    .is_none_or(|toks| toks.iter().any(|t| t.is_word("FROM")))
+            });
+        if reads_file {
+            self.after_statement(&fk, r.is_ok());
+        }
         r
     }
 
@@ -953,10 +986,10 @@ impl Session {
         c
     }
 
-    /// After a statement: a successful one's deferred keys wait for
-    /// COMMIT; a statement that was its own transaction ended it, which
-    /// switches `defer_foreign_keys` off (as every transaction's end does
-    /// in SQLite).
+    /// After a statement that read or wrote the database: a successful
+    /// one's deferred keys wait for COMMIT; a statement that was its own
+    /// transaction ended it, which switches `defer_foreign_keys` off (as
+    /// every transaction's end does in SQLite).
     fn after_statement(&mut self, fk: &fkey::Checks, ok: bool) {
         if fk.autocommit {
             self.settings.defer_foreign_keys = false;

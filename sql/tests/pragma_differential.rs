@@ -271,3 +271,36 @@ fn foreign_key_check_finds_orphans() {
         Opts::default(),
     );
 }
+
+/// SQLite switches `defer_foreign_keys` off when an autocommit statement
+/// that read or wrote the database ends (its transaction ends), and at
+/// every COMMIT / ROLLBACK — not after a statement that touched no table.
+#[test]
+fn defer_foreign_keys_resets_as_sqlite() {
+    check_script(
+        &[
+            "CREATE TABLE t(a)",
+            "PRAGMA defer_foreign_keys = ON",
+            "PRAGMA defer_foreign_keys",
+            "SELECT 1",
+            "PRAGMA defer_foreign_keys",
+            "SELECT abs(-1), 'FROM'",
+            "PRAGMA defer_foreign_keys",
+            "SELECT * FROM t",
+            "PRAGMA defer_foreign_keys",
+            "PRAGMA defer_foreign_keys = ON",
+            "PRAGMA table_info(t)",
+            "PRAGMA defer_foreign_keys",
+            "PRAGMA defer_foreign_keys = ON",
+            "INSERT INTO t VALUES (1)",
+            "PRAGMA defer_foreign_keys",
+            "PRAGMA defer_foreign_keys = ON",
+            "BEGIN",
+            "SELECT * FROM t",
+            "PRAGMA defer_foreign_keys",
+            "COMMIT",
+            "PRAGMA defer_foreign_keys",
+        ],
+        Opts::default(),
+    );
+}
