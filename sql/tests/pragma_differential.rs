@@ -304,3 +304,31 @@ fn defer_foreign_keys_resets_as_sqlite() {
         Opts::default(),
     );
 }
+
+/// Pragma functions whose argument reads a row: `sqlite_schema` joined
+/// with `pragma_table_info(m.name)` and the other name-taking pragmas,
+/// as schema tools query them in one statement.
+#[test]
+fn correlated_pragma_functions() {
+    check(
+        &[
+            "SELECT m.name, p.* FROM sqlite_schema m, pragma_table_info(m.name) p \
+             WHERE m.type = 'table' ORDER BY m.name, p.cid",
+            "SELECT m.name, p.cid, p.name, p.arg, p.schema FROM sqlite_master m \
+             JOIN pragma_table_xinfo(m.name) p ORDER BY 1, 2",
+            "SELECT m.name, l.* FROM sqlite_master m, pragma_index_list(m.name) l \
+             WHERE m.type = 'table' ORDER BY m.name, l.seq",
+            "SELECT l.name, i.* FROM pragma_index_list('album') l, pragma_index_info(l.name) i \
+             ORDER BY l.name, i.seqno",
+            "SELECT l.name, x.* FROM pragma_index_list('w') l, pragma_index_xinfo(l.name) x \
+             ORDER BY l.name, x.seqno",
+            "SELECT m.name, f.* FROM sqlite_master m, pragma_foreign_key_list(m.name) f \
+             ORDER BY m.name, f.id, f.seq",
+            "SELECT m.name, (SELECT count(*) FROM pragma_table_info(m.name)) FROM sqlite_master m \
+             ORDER BY m.name",
+            "SELECT m.name, p.name FROM sqlite_master m LEFT JOIN pragma_foreign_key_list(m.name) p \
+             ON 1 ORDER BY 1, 2",
+        ],
+        false,
+    );
+}
