@@ -332,3 +332,21 @@ fn correlated_pragma_functions() {
         false,
     );
 }
+
+/// `PRAGMA function_list`: for functions both engines have, the same
+/// (name, type, narg) rows as SQLite.
+#[test]
+fn function_list_names_types_and_arities() {
+    check_script(
+        &[
+            "SELECT name, builtin, type, enc, narg FROM pragma_function_list \
+             WHERE name IN ('abs', 'substr', 'char', 'coalesce', 'count', 'sum', 'min', 'max', \
+             'row_number', 'lag', 'date', 'json_extract', 'round', 'printf', 'iif', \
+             'group_concat', 'trim', 'like', 'instr', 'ntile', 'upper', 'typeof', 'avg', \
+             'total', 'rank', 'nth_value', 'hex', 'ifnull', 'replace', 'length') \
+             ORDER BY 1, 3, 5",
+            "SELECT count(*) > 100 FROM pragma_function_list",
+        ],
+        Opts::default(),
+    );
+}
