@@ -28,6 +28,7 @@
 //! Every schema change bumps the store's schema cookie (transactional), so
 //! caches of a [`Schema`] know when to reload.
 
+pub mod refs;
 pub mod text;
 
 use std::collections::BTreeMap;

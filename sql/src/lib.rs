@@ -71,6 +71,7 @@ pub mod record;
 pub mod script;
 pub mod session;
 pub mod storage;
+pub mod vacuum;
 pub mod value;
 
 pub use error::{Error, RaiseKind, Result};

@@ -518,8 +518,11 @@ fn run(
         ast::Statement::Vacuum(v) if v.reindex => {
             ddl::reindex(store, schema, v.table_name.as_ref()).map(|_| Outcome::Ok)
         }
+        ast::Statement::Analyze(a) => {
+            crate::exec::analyze::analyze(store, schema, a).map(|_| Outcome::Ok)
+        }
         ast::Statement::AlterTable(at) => {
-            crate::exec::alter::alter_table(store, schema, at).map(|_| Outcome::Ok)
+            crate::exec::alter::alter_table(store, schema, at, text).map(|_| Outcome::Ok)
         }
         ast::Statement::Drop { object_type, if_exists, names, .. } => {
             if fk.enabled && *object_type == ast::ObjectType::Table {
@@ -805,8 +808,51 @@ impl Session {
                 let p = pragma::Pragma::from_ast(name, value.as_ref().map(|v| &v.value), *is_eq)?;
                 self.pragma(&p)
             }
+            ast::Statement::Vacuum(v) if !v.reindex => self.vacuum(v, params),
             _ => self.run_in_txn(stmt, params),
         }
+    }
+
+    /// `VACUUM [main] [INTO file]` ([`crate::vacuum`]): outside any
+    /// transaction, as SQLite.
+    fn vacuum(&mut self, v: &ast::VacuumStatement, params: &Params) -> Result<Outcome> {
+        if self.txn.is_some() {
+            return Err(Error::InvalidInput("cannot VACUUM from within a transaction".into()));
+        }
+        if let Some(n) = &v.table_name {
+            let s = crate::catalog::object_name(n)?;
+            if !s.eq_ignore_ascii_case("main") {
+                return Err(Error::InvalidInput(format!("unknown database {s}")));
+            }
+        }
+        let into = match v.threshold.as_ref().map(|t| &t.value) {
+            None => None,
+            Some(ast::Value::SingleQuotedString(s)) => Some(Value::Text(s.clone())),
+            Some(ast::Value::Placeholder(p)) => {
+                let map = ParamMap { names: vec![(p != "?").then(|| p.clone())] };
+                resolve_params(&map, params)?.pop()
+            }
+            Some(other) => {
+                return Err(Error::InvalidInput(format!("VACUUM INTO {other}: not a file name")));
+            }
+        };
+        match (into, &self.engine.backend) {
+            (Some(Value::Text(path)), _) => {
+                let t = self.engine.begin(false)?;
+                let r = crate::vacuum::vacuum_into(&*t, std::path::Path::new(&path));
+                t.rollback();
+                r?;
+            }
+            (Some(Value::Null), _) => {}
+            (Some(_), _) => {
+                return Err(Error::InvalidInput("VACUUM INTO needs a text file name".into()));
+            }
+            (None, Backend::Db(db)) => {
+                crate::vacuum::vacuum(db)?;
+            }
+            (None, Backend::Mem(_)) => {}
+        }
+        Ok(Outcome::Ok)
     }
 
     /// Runs a `PRAGMA` ([`pragma`]): settings change this session, the
@@ -839,6 +885,29 @@ impl Session {
             self.settings = settings;
             answer
         };
+        // A pragma that read the schema or the header was, in autocommit,
+        // a transaction of its own: its end switches defer_foreign_keys
+        // off, as SQLite's does.
+        const READS_DATABASE: &[&str] = &[
+            "table_info",
+            "table_xinfo",
+            "table_list",
+            "index_list",
+            "index_info",
+            "index_xinfo",
+            "foreign_key_list",
+            "foreign_key_check",
+            "integrity_check",
+            "quick_check",
+            "user_version",
+            "application_id",
+            "schema_version",
+            "page_count",
+            "freelist_count",
+        ];
+        if self.txn.is_none() && READS_DATABASE.contains(&p.name.as_str()) {
+            self.settings.defer_foreign_keys = false;
+        }
         Ok(if answer.columns.is_empty() {
             Outcome::Ok
         } else {
@@ -892,7 +961,17 @@ impl Session {
                 fk.end_statement(store, schema)?;
                 Ok(o)
             });
-        self.after_statement(&fk, r.is_ok());
+        // SQLite ends an autocommit statement's transaction (and so
+        // switches defer_foreign_keys off) only when the statement read or
+        // wrote the database file: `SELECT 1` leaves it on.
+        let reads_file = !matches!(stmt, ast::Statement::Query(_))
+            || source.as_deref().and_then(|s| s.get(self.range.clone())).is_none_or(|t| {
+                crate::catalog::text::tokens(t)
+                    .is_none_or(|toks| toks.iter().any(|t| t.is_word("FROM")))
+            });
+        if reads_file {
+            self.after_statement(&fk, r.is_ok());
+        }
         r
     }
 
@@ -907,10 +986,10 @@ impl Session {
         c
     }
 
-    /// After a statement: a successful one's deferred keys wait for
-    /// COMMIT; a statement that was its own transaction ended it, which
-    /// switches `defer_foreign_keys` off (as every transaction's end does
-    /// in SQLite).
+    /// After a statement that read or wrote the database: a successful
+    /// one's deferred keys wait for COMMIT; a statement that was its own
+    /// transaction ended it, which switches `defer_foreign_keys` off (as
+    /// every transaction's end does in SQLite).
     fn after_statement(&mut self, fk: &fkey::Checks, ok: bool) {
         if fk.autocommit {
             self.settings.defer_foreign_keys = false;

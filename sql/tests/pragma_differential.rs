@@ -271,3 +271,82 @@ fn foreign_key_check_finds_orphans() {
         Opts::default(),
     );
 }
+
+/// SQLite switches `defer_foreign_keys` off when an autocommit statement
+/// that read or wrote the database ends (its transaction ends), and at
+/// every COMMIT / ROLLBACK — not after a statement that touched no table.
+#[test]
+fn defer_foreign_keys_resets_as_sqlite() {
+    check_script(
+        &[
+            "CREATE TABLE t(a)",
+            "PRAGMA defer_foreign_keys = ON",
+            "PRAGMA defer_foreign_keys",
+            "SELECT 1",
+            "PRAGMA defer_foreign_keys",
+            "SELECT abs(-1), 'FROM'",
+            "PRAGMA defer_foreign_keys",
+            "SELECT * FROM t",
+            "PRAGMA defer_foreign_keys",
+            "PRAGMA defer_foreign_keys = ON",
+            "PRAGMA table_info(t)",
+            "PRAGMA defer_foreign_keys",
+            "PRAGMA defer_foreign_keys = ON",
+            "INSERT INTO t VALUES (1)",
+            "PRAGMA defer_foreign_keys",
+            "PRAGMA defer_foreign_keys = ON",
+            "BEGIN",
+            "SELECT * FROM t",
+            "PRAGMA defer_foreign_keys",
+            "COMMIT",
+            "PRAGMA defer_foreign_keys",
+        ],
+        Opts::default(),
+    );
+}
+
+/// Pragma functions whose argument reads a row: `sqlite_schema` joined
+/// with `pragma_table_info(m.name)` and the other name-taking pragmas,
+/// as schema tools query them in one statement.
+#[test]
+fn correlated_pragma_functions() {
+    check(
+        &[
+            "SELECT m.name, p.* FROM sqlite_schema m, pragma_table_info(m.name) p \
+             WHERE m.type = 'table' ORDER BY m.name, p.cid",
+            "SELECT m.name, p.cid, p.name, p.arg, p.schema FROM sqlite_master m \
+             JOIN pragma_table_xinfo(m.name) p ORDER BY 1, 2",
+            "SELECT m.name, l.* FROM sqlite_master m, pragma_index_list(m.name) l \
+             WHERE m.type = 'table' ORDER BY m.name, l.seq",
+            "SELECT l.name, i.* FROM pragma_index_list('album') l, pragma_index_info(l.name) i \
+             ORDER BY l.name, i.seqno",
+            "SELECT l.name, x.* FROM pragma_index_list('w') l, pragma_index_xinfo(l.name) x \
+             ORDER BY l.name, x.seqno",
+            "SELECT m.name, f.* FROM sqlite_master m, pragma_foreign_key_list(m.name) f \
+             ORDER BY m.name, f.id, f.seq",
+            "SELECT m.name, (SELECT count(*) FROM pragma_table_info(m.name)) FROM sqlite_master m \
+             ORDER BY m.name",
+            "SELECT m.name, p.name FROM sqlite_master m LEFT JOIN pragma_foreign_key_list(m.name) p \
+             ON 1 ORDER BY 1, 2",
+        ],
+        false,
+    );
+}
+
+/// `PRAGMA function_list`: for functions both engines have, the same
+/// (name, type, narg) rows as SQLite.
+#[test]
+fn function_list_names_types_and_arities() {
+    check_script(
+        &[
+            "SELECT name, builtin, type, enc, narg FROM pragma_function_list \
+             WHERE name IN ('abs', 'substr', 'char', 'coalesce', 'count', 'sum', 'min', 'max', \
+             'row_number', 'lag', 'date', 'json_extract', 'round', 'printf', 'iif', \
+             'group_concat', 'trim', 'like', 'instr', 'ntile', 'upper', 'typeof', 'avg', \
+             'total', 'rank', 'nth_value', 'hex', 'ifnull', 'replace', 'length') \
+             ORDER BY 1, 3, 5",
+            "SELECT count(*) > 100 FROM pragma_function_list",
+        ],
+        Opts::default(),
+    );
+}

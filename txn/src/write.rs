@@ -405,6 +405,62 @@ impl WriteTxn {
         Ok(())
     }
 
+    /// Makes the database `page_count` pages long, with the given free
+    /// list: VACUUM's rebuild, which then writes every page below
+    /// `page_count` with [`WriteTxn::put_page`]. The database may only
+    /// shrink, and no page at or past `page_count` may have been changed by
+    /// this transaction. Frames of the cut pages already in the log stay
+    /// there unread: no reader resolves a page past its snapshot's page
+    /// count, a checkpoint skips them and sizes the main file to the page
+    /// count (which is how the file shrinks), and a page allocated again
+    /// later starts from zeros.
+    pub fn set_page_count(
+        &self,
+        page_count: u32,
+        freelist_head: u32,
+        freelist_count: u32,
+    ) -> Result<()> {
+        let mut st = self.st.borrow_mut();
+        if page_count == 0 || page_count > st.header.page_count {
+            return Err(Error::InvalidInput(format!(
+                "set_page_count({page_count}): a database of {} pages may only shrink",
+                st.header.page_count
+            )));
+        }
+        let cut = PageId(page_count);
+        if st.pages.range(cut..).next().is_some() || st.latest.keys().any(|&p| p >= cut) {
+            return Err(Error::InvalidInput(
+                "set_page_count: pages past the new end were changed".into(),
+            ));
+        }
+        if freelist_count >= page_count
+            || freelist_head >= page_count
+            || (freelist_head == 0) != (freelist_count == 0)
+        {
+            return Err(Error::InvalidInput("set_page_count: bad free list".into()));
+        }
+        st.header.page_count = page_count;
+        st.header.freelist_head = freelist_head;
+        st.header.freelist_count = freelist_count;
+        Ok(())
+    }
+
+    /// Replaces page `id` (not the header page) with `image` (its checksum
+    /// bytes are ignored and sealed on write), without reading it first.
+    pub fn put_page(&self, id: PageId, image: &PageBuf) -> Result<()> {
+        if id == PageId::HEADER {
+            return Err(Error::InvalidInput(
+                "page 0 is the header page; change it through the header setters".into(),
+            ));
+        }
+        self.check_not_writing(id)?;
+        let mut st = self.st.borrow_mut();
+        Shared::check_range(id, &st.header)?;
+        self.record_pre(&mut st, id)?;
+        self.make_room(&mut st)?;
+        self.install_dirty(&mut st, id, image)
+    }
+
     /// Discards every change. Same as dropping the transaction.
     pub fn rollback(self) {}
 

@@ -97,6 +97,10 @@ pub struct TableText {
     /// Byte ranges of the column list's items (columns and table
     /// constraints), commas excluded.
     pub items: Vec<Range<usize>>,
+    /// SQLite's `addColOffset`: the comma before the first table
+    /// constraint, else the closing `)` — where ADD COLUMN inserts
+    /// `, <definition>` and where DROP COLUMN of the last column ends.
+    pub add_col_offset: usize,
 }
 
 /// One column definition as written.
@@ -165,7 +169,9 @@ pub fn scan_table(sql: &str) -> Option<TableText> {
     let toks = tokens(sql)?;
     let open = toks.iter().position(|t| t.token == Token::LParen)?;
     let close = matching(&toks, open)? - 1;
-    let mut out = TableText { close_paren: toks[close].range.start, ..TableText::default() };
+    let close_at = toks[close].range.start;
+    let mut out =
+        TableText { close_paren: close_at, add_col_offset: close_at, ..TableText::default() };
     // Split into items at top-level commas.
     let mut items: Vec<Range<usize>> = Vec::new();
     let mut depth = 0usize;
@@ -182,11 +188,19 @@ pub fn scan_table(sql: &str) -> Option<TableText> {
             _ => {}
         }
     }
+    let mut seen_constraint = false;
     for it in items {
+        let comma = it.start.checked_sub(1).filter(|&c| c > open).map(|c| toks[c].range.start);
         let item = &toks[it];
         let (Some(first), Some(last)) = (item.first(), item.last()) else { continue };
         out.items.push(first.range.start..last.range.end);
         let is_constraint = TABLE_CONSTRAINT.iter().any(|k| first.is_word(k));
+        if is_constraint && !seen_constraint {
+            seen_constraint = true;
+            if let Some(c) = comma {
+                out.add_col_offset = c;
+            }
+        }
         if !is_constraint {
             out.columns.push(scan_column(sql, item));
         }

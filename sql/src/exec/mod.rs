@@ -10,6 +10,7 @@
 
 mod aggregate;
 pub mod alter;
+pub mod analyze;
 pub mod ddl;
 pub mod dml;
 pub mod fkey;

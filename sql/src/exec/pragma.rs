@@ -455,6 +455,10 @@ fn report(
                 rows,
             ))
         }
+        "function_list" => Ok(Answer::new(
+            &["name", "builtin", "type", "enc", "narg", "flags"],
+            crate::func::list::function_list(),
+        )),
         "collation_list" => Ok(Answer::new(
             &["seq", "name"],
             ["RTRIM", "NOCASE", "BINARY"]
@@ -790,6 +794,7 @@ pub fn table_function(
         "index_xinfo",
         "foreign_key_list",
         "collation_list",
+        "function_list",
         "database_list",
         "compile_options",
         "foreign_keys",

@@ -3,6 +3,7 @@
 //! the relations its arguments read ([`LateralOp`]).
 
 use super::*;
+use crate::func::table::{PragmaFn, RowsCursor};
 use crate::func::{TableCursor, TableFunc};
 
 /// Evaluates the arguments of a call on `row` and opens it.
@@ -19,7 +20,42 @@ fn open(
             None => None,
         });
     }
-    func.open(&vals)
+    match func {
+        TableFunc::Pragma(p) => pragma_cursor(p, &vals, cx),
+        _ => func.open(&vals),
+    }
+}
+
+/// A pragma's answer for one call, with the hidden `arg` and `schema`
+/// columns (SQLite: the values given). The schema is read from the store
+/// as the statement sees it.
+fn pragma_cursor(
+    p: PragmaFn,
+    vals: &[Option<Value>],
+    cx: &Context,
+) -> Result<Box<dyn TableCursor>> {
+    let arg = vals.first().cloned().flatten();
+    let schema_arg = vals.get(1).cloned().flatten();
+    let Some(a) = arg.clone() else { return Ok(Box::new(RowsCursor::new(Vec::new()))) };
+    let schema = crate::catalog::Schema::load(cx.store)?;
+    let mut given = vec![a];
+    given.extend(schema_arg.clone());
+    let answer = match crate::exec::pragma::table_function(cx.store, &schema, p.name(), &given) {
+        Some(r) => r?,
+        None => return Err(Error::Internal(format!("{}() is no pragma", p.name()))),
+    };
+    let width = p.columns().len() - 2;
+    let rows = answer
+        .rows
+        .into_iter()
+        .map(|mut r| {
+            r.resize(width, Value::Null);
+            r.push(arg.clone().unwrap_or(Value::Null));
+            r.push(schema_arg.clone().unwrap_or(Value::Null));
+            r
+        })
+        .collect();
+    Ok(Box::new(RowsCursor::new(rows)))
 }
 
 /// The rows of one call; its arguments read no FROM item.

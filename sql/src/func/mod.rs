@@ -31,6 +31,7 @@
 mod aggregate;
 mod datetime;
 pub mod json;
+pub mod list;
 mod math;
 mod pattern;
 pub(crate) mod printf;

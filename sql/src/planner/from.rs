@@ -162,7 +162,27 @@ pub(super) fn factor_rel(b: &mut Binder, f: &ast::TableFactor) -> Result<Rel> {
         {
             let tname = object_name(name)?;
             let shown = alias.as_ref().map_or_else(|| tname.clone(), |a| a.name.value.clone());
-            let values = crate::exec::pragma::literal_args(&tname, &args.args)?;
+            let values = match crate::exec::pragma::literal_args(&tname, &args.args) {
+                Ok(v) => v,
+                // Arguments that read a row (`pragma_table_info(m.name)`):
+                // a table-valued function called per row.
+                Err(e) => match crate::func::table::PragmaFn::resolve(&tname) {
+                    Some(p) => {
+                        let asts = args
+                            .args
+                            .iter()
+                            .map(|a| match a {
+                                ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(e)) => {
+                                    Ok(e.clone())
+                                }
+                                other => crate::errinput!("bad argument to {tname}(): {other}"),
+                            })
+                            .collect::<Result<Vec<_>>>()?;
+                        return func_rel(TableFunc::Pragma(p), shown, asts);
+                    }
+                    None => return Err(e),
+                },
+            };
             match crate::exec::pragma::table_function(b.store, b.schema, &tname, &values) {
                 Some(a) => Ok(query_rel(crate::exec::pragma::answer_plan(a?), shown, &[])),
                 None => Err(Error::NotFound(format!("no such table-valued function: {tname}"))),

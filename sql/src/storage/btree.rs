@@ -119,6 +119,15 @@ impl BtreeStore {
 
     /// Commits (a read transaction just ends). Fails if a cursor still
     /// holds the transaction.
+    /// Runs `f` on the write transaction underneath (VACUUM's page copy);
+    /// an error on a read-only store.
+    pub fn with_write_txn<R>(&self, f: impl FnOnce(&WriteTxn) -> R) -> Result<R> {
+        match &*self.tx.lock() {
+            Tx::Write(w) => Ok(f(w)),
+            Tx::Read(_) => Err(readonly()),
+        }
+    }
+
     pub fn commit(self) -> Result<()> {
         let tx = Arc::try_unwrap(self.tx)
             .map_err(|_| Error::InvalidInput("cannot commit while a query is still open".into()))?;

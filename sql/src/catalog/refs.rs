@@ -1,0 +1,355 @@
+//! Where a stored `CREATE` text names a table, or a column of a table:
+//! the tokens ALTER TABLE … RENAME rewrites and DROP COLUMN refuses on.
+//!
+//! SQLite finds them by resolving every name of the parsed statement
+//! (`sqlite_rename_column`, `sqlite_rename_table`); we find them by a
+//! token scan of the text with the same scoping rules where the text
+//! decides them alone:
+//! - in a table's own text: its column names, the columns of its
+//!   PRIMARY KEY / UNIQUE / FOREIGN KEY lists, CHECK and generated-column
+//!   expressions, and a self-referencing `REFERENCES t(…)` list — not
+//!   declared types, COLLATE or CONSTRAINT names, nor the columns of
+//!   another table's `REFERENCES`;
+//! - in another table's text: only `REFERENCES t(…)` lists;
+//! - in an index on the table: its key parts and WHERE;
+//! - in a view or trigger that names the table (a trigger on it
+//!   included): every column reference that is unqualified or qualified
+//!   by the table, one of its aliases (`t AS x`), or `new` / `old` of a
+//!   trigger on it — not result aliases (`AS name`) or function names.
+//!
+//! The approximation: an unqualified name in a view or trigger that
+//! joins the table with another table having a column of the same name
+//! is taken for the table's (SQLite resolves it; such a name is ambiguous
+//! there unless qualified, so well-formed schemas rarely have it).
+
+use std::ops::Range;
+
+use sqlparser::tokenizer::Token;
+
+use super::text::{Tok, tokens};
+
+/// Words that start a table constraint (not a column definition).
+const TABLE_CONSTRAINT: &[&str] = &["CONSTRAINT", "PRIMARY", "UNIQUE", "CHECK", "FOREIGN"];
+
+/// Words that end a column's declared type.
+const TYPE_STOP: &[&str] = &[
+    "CONSTRAINT",
+    "PRIMARY",
+    "NOT",
+    "NULL",
+    "UNIQUE",
+    "CHECK",
+    "DEFAULT",
+    "COLLATE",
+    "REFERENCES",
+    "GENERATED",
+    "AS",
+];
+
+/// Words after which a name is a table's name.
+const TABLE_POSITION: &[&str] = &["FROM", "JOIN", "INTO", "UPDATE", "ON", "TABLE", "REFERENCES"];
+
+/// Words that end a FROM clause's list of tables.
+const FROM_END: &[&str] = &[
+    "WHERE",
+    "GROUP",
+    "ORDER",
+    "LIMIT",
+    "HAVING",
+    "WINDOW",
+    "UNION",
+    "EXCEPT",
+    "INTERSECT",
+    "ON",
+    "USING",
+    "SELECT",
+    "VALUES",
+    "SET",
+    "END",
+];
+
+fn names(t: &Tok, name: &str) -> bool {
+    t.ident().is_some_and(|i| i.eq_ignore_ascii_case(name))
+        && matches!(t.token, Token::Word(_) | Token::DoubleQuotedString(_))
+}
+
+fn is_word_in(t: &Tok, words: &[&str]) -> bool {
+    words.iter().any(|w| t.is_word(w))
+}
+
+/// Index just past the parenthesis group opened at `open`.
+fn group_end(toks: &[Tok], open: usize) -> usize {
+    let mut depth = 0usize;
+    for (i, t) in toks.iter().enumerate().skip(open) {
+        match t.token {
+            Token::LParen => depth += 1,
+            Token::RParen => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    toks.len()
+}
+
+/// The tokens of `sql` that name the table `table` (its own name in its
+/// `CREATE TABLE`, `ON t` of its indexes and triggers, `REFERENCES t`,
+/// `FROM` / `JOIN` / `INTO` / `UPDATE t`, and `t.` qualifiers).
+pub fn table_mentions(sql: &str, table: &str) -> Vec<Range<usize>> {
+    let Some(toks) = tokens(sql) else { return Vec::new() };
+    let mut out = Vec::new();
+    let mut in_from = false;
+    for (i, t) in toks.iter().enumerate() {
+        if t.is_word("FROM") || t.is_word("JOIN") {
+            in_from = true;
+        } else if is_word_in(t, FROM_END) || t.token == Token::SemiColon {
+            in_from = false;
+        }
+        if !names(t, table) {
+            continue;
+        }
+        let prev = i.checked_sub(1).map(|p| &toks[p]);
+        if prev.is_some_and(|p| p.token == Token::Period) {
+            continue; // `x.t`: a column named like the table
+        }
+        let qualifier = toks.get(i + 1).is_some_and(|n| n.token == Token::Period);
+        let placed = prev
+            .is_some_and(|p| is_word_in(p, TABLE_POSITION) || (in_from && p.token == Token::Comma));
+        if qualifier || placed {
+            out.push(t.range.clone());
+        }
+    }
+    out
+}
+
+/// What kind of catalog object a text is, for [`column_mentions`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Table,
+    Index,
+    View,
+    Trigger,
+}
+
+impl Kind {
+    /// From the catalog's `type` column.
+    pub fn of(kind: &str) -> Option<Kind> {
+        match kind {
+            "table" => Some(Kind::Table),
+            "index" => Some(Kind::Index),
+            "view" => Some(Kind::View),
+            "trigger" => Some(Kind::Trigger),
+            _ => None,
+        }
+    }
+}
+
+/// The tokens of the `CREATE` text `sql` of an object of `kind` on table
+/// `own` (its `tbl_name`) that name column `col` of table `table`.
+pub fn column_mentions(
+    sql: &str,
+    kind: Kind,
+    own: &str,
+    table: &str,
+    col: &str,
+) -> Vec<Range<usize>> {
+    let Some(toks) = tokens(sql) else { return Vec::new() };
+    let on_table = own.eq_ignore_ascii_case(table);
+    match kind {
+        Kind::Table if on_table => own_table(&toks, table, col),
+        Kind::Table => references(&toks, table, col),
+        Kind::Index if on_table => {
+            let from = toks.iter().position(|t| t.is_word("ON")).map_or(toks.len(), |p| p + 2);
+            body(&toks[from..], &[table], col)
+        }
+        Kind::Index => Vec::new(),
+        Kind::View | Kind::Trigger => {
+            if !on_table && table_mentions(sql, table).is_empty() {
+                return Vec::new();
+            }
+            let from = match kind {
+                // The view's own column list is not the table's.
+                Kind::View => toks.iter().position(|t| t.is_word("AS")).unwrap_or(toks.len()),
+                _ => toks
+                    .iter()
+                    .position(|t| {
+                        is_word_in(t, &["BEFORE", "AFTER", "INSTEAD", "INSERT", "UPDATE", "DELETE"])
+                    })
+                    .unwrap_or(toks.len()),
+            };
+            let toks = &toks[from..];
+            let mut quals: Vec<String> = vec![table.to_string()];
+            if kind == Kind::Trigger && on_table {
+                quals.push("new".into());
+                quals.push("old".into());
+            }
+            quals.extend(aliases(toks, table));
+            let q: Vec<&str> = quals.iter().map(String::as_str).collect();
+            body(toks, &q, col)
+        }
+    }
+}
+
+/// Aliases given to `table` in FROM clauses (`t AS x`, `t x`).
+fn aliases(toks: &[Tok], table: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        if !names(t, table) || toks.get(i + 1).is_some_and(|n| n.token == Token::Period) {
+            continue;
+        }
+        let mut j = i + 1;
+        if toks.get(j).is_some_and(|n| n.is_word("AS")) {
+            j += 1;
+        }
+        if let Some(a) = toks.get(j)
+            && matches!(a.token, Token::Word(_) | Token::DoubleQuotedString(_))
+            && !is_word_in(a, FROM_END)
+            && !is_word_in(a, &["JOIN", "LEFT", "RIGHT", "INNER", "CROSS", "NATURAL", "FULL"])
+            && !is_word_in(a, &["OUTER", "INDEXED", "NOT", "BEGIN", "FOR", "WHEN"])
+            && let Some(n) = a.ident()
+        {
+            out.push(n.to_string());
+        }
+    }
+    out
+}
+
+/// Column references to `col` in an expression-bearing token run: names
+/// that are no function call and no result alias, unqualified or
+/// qualified by one of `quals`.
+fn body(toks: &[Tok], quals: &[&str], col: &str) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        if !names(t, col) || toks.get(i + 1).is_some_and(|n| n.token == Token::LParen) {
+            continue;
+        }
+        if toks.get(i + 1).is_some_and(|n| n.token == Token::Period) {
+            continue; // a qualifier itself
+        }
+        let prev = i.checked_sub(1).map(|p| &toks[p]);
+        if prev.is_some_and(|p| p.is_word("AS") || p.is_word("COLLATE")) {
+            continue;
+        }
+        if prev.is_some_and(|p| p.token == Token::Period) {
+            let q = i.checked_sub(2).map(|p| &toks[p]);
+            if !q.is_some_and(|q| quals.iter().any(|n| names(q, n))) {
+                continue;
+            }
+        }
+        out.push(t.range.clone());
+    }
+    out
+}
+
+/// `REFERENCES table (cols)` lists naming `col`, from `toks`.
+fn references(toks: &[Tok], table: &str, col: &str) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        if t.is_word("REFERENCES")
+            && toks.get(i + 1).is_some_and(|n| names(n, table))
+            && toks.get(i + 2).is_some_and(|n| n.token == Token::LParen)
+        {
+            let end = group_end(toks, i + 2);
+            out.extend(toks[i + 3..end].iter().filter(|t| names(t, col)).map(|t| t.range.clone()));
+        }
+    }
+    out
+}
+
+/// Mentions of `col` in the `CREATE TABLE` text of `table` itself.
+fn own_table(toks: &[Tok], table: &str, col: &str) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let Some(open) = toks.iter().position(|t| t.token == Token::LParen) else { return out };
+    let close = group_end(toks, open) - 1;
+    let mut i = open + 1;
+    let mut item_start = true;
+    while i < close {
+        let t = &toks[i];
+        if item_start {
+            item_start = false;
+            if !is_word_in(t, TABLE_CONSTRAINT) {
+                // A column definition: its name, then its type.
+                if names(t, col) {
+                    out.push(t.range.clone());
+                }
+                let name_at = i;
+                i += 1;
+                while i < close
+                    && match &toks[i].token {
+                        Token::Word(_) => !is_word_in(&toks[i], TYPE_STOP),
+                        Token::SingleQuotedString(_) | Token::DoubleQuotedString(_) => true,
+                        _ => false,
+                    }
+                {
+                    i += 1;
+                }
+                if i < close && toks[i].token == Token::LParen && i > name_at + 1 {
+                    i = group_end(toks, i);
+                }
+                continue;
+            }
+        }
+        match &t.token {
+            Token::Comma => item_start = true,
+            Token::LParen => {
+                // A nested group: expressions or a column list (scanned
+                // as one run: commas inside do not start items).
+                let end = group_end(toks, i).min(close + 1);
+                let inner = &toks[(i + 1).min(end)..(end - 1).max(i + 1).min(end)];
+                out.extend(body(inner, &[table], col));
+                i = end;
+                continue;
+            }
+            _ if t.is_word("COLLATE") || t.is_word("CONSTRAINT") => i += 1,
+            _ if t.is_word("REFERENCES") => {
+                let self_ref = toks.get(i + 1).is_some_and(|n| names(n, table));
+                i += 2;
+                if i < close && toks[i].token == Token::LParen {
+                    let end = group_end(toks, i);
+                    if self_ref {
+                        out.extend(
+                            toks[i + 1..end - 1]
+                                .iter()
+                                .filter(|t| names(t, col))
+                                .map(|t| t.range.clone()),
+                        );
+                    }
+                    i = end;
+                }
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(sql: &str, r: Vec<Range<usize>>) -> Vec<&str> {
+        r.into_iter().map(|r| &sql[r]).collect()
+    }
+
+    #[test]
+    fn own_table_mentions() {
+        let sql = "CREATE TABLE t(a INT, \"b\" b CHECK (b > a), c AS (b*2) REFERENCES u(b), \
+                   d REFERENCES t(b) COLLATE b, UNIQUE (b, a), CHECK (t.b <> 0))";
+        let got = texts(sql, column_mentions(sql, Kind::Table, "t", "t", "b"));
+        assert_eq!(got, ["\"b\"", "b", "b", "b", "b", "b"]);
+    }
+
+    #[test]
+    fn view_and_table_mentions() {
+        let sql = "CREATE VIEW v(b) AS SELECT b AS b, x.b, y.b, max(b) FROM t AS x, u y";
+        let got = texts(sql, column_mentions(sql, Kind::View, "v", "t", "b"));
+        assert_eq!(got, ["b", "b", "b"]);
+        assert_eq!(texts(sql, table_mentions(sql, "t")), ["t"]);
+        assert_eq!(texts(sql, table_mentions(sql, "u")), ["u"]);
+    }
+}

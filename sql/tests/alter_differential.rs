@@ -1,0 +1,159 @@
+//! ALTER TABLE against SQLite (rusqlite, bundled), on both stores:
+//! DROP COLUMN (its refusals with SQLite's messages, and the rows after
+//! it), RENAME COLUMN and RENAME TO (the stored texts of every object that
+//! names the column or table rewritten token by token, as SQLite does),
+//! ADD COLUMN (inserted where SQLite inserts it).
+//!
+//! Invariant pinned: after each statement, `sqlite_schema` (its `sql`
+//! texts byte for byte), the rows, and error vs success with SQLite's
+//! message agree with SQLite.
+
+mod schema_common;
+
+use schema_common::{Opts, check_script};
+
+const SCHEMA: &str = "SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY name";
+
+/// Runs `stmts`, reading the catalog after each, messages compared.
+fn check_each(stmts: &[&str]) {
+    let mut v = Vec::new();
+    for s in stmts {
+        v.push(s.to_string());
+        v.push(SCHEMA.to_string());
+    }
+    let refs: Vec<&str> = v.iter().map(String::as_str).collect();
+    check_script(&refs, Opts { messages: true, ..Opts::default() });
+}
+
+#[test]
+fn drop_column_refusals() {
+    check_each(&[
+        "CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT UNIQUE, c, d CHECK (d > 0), e, f, \
+         g AS (e*2), h, i, \"x y\" REAL, k, CHECK (i <> 0))",
+        "INSERT INTO t(a, b, c, d, e, f, h, i, \"x y\", k) VALUES \
+         (1, 'p', 3, 4, 5, 6, 7, 8, 9.5, 10), (2, 'q', 13, 14, 15, 16, 17, 18, 19.5, 20)",
+        "CREATE INDEX ti ON t(f)",
+        "CREATE INDEX tp ON t(a) WHERE h > 0",
+        "CREATE VIEW v AS SELECT c FROM t",
+        "CREATE TRIGGER tr AFTER UPDATE ON t BEGIN SELECT new.k; END",
+        "ALTER TABLE t DROP COLUMN a",
+        "ALTER TABLE t DROP COLUMN b",
+        "ALTER TABLE t DROP COLUMN f",
+        "ALTER TABLE t DROP COLUMN h",
+        "ALTER TABLE t DROP COLUMN e",
+        "ALTER TABLE t DROP COLUMN c",
+        "ALTER TABLE t DROP COLUMN i",
+        "ALTER TABLE t DROP COLUMN k",
+        "ALTER TABLE t DROP COLUMN zz",
+        "ALTER TABLE t DROP COLUMN \"zz\"",
+        "ALTER TABLE nosuch DROP COLUMN a",
+        "ALTER TABLE v DROP COLUMN c",
+        "ALTER TABLE sqlite_schema DROP COLUMN sql",
+        "SELECT * FROM t",
+        "ALTER TABLE t DROP COLUMN d",
+        "SELECT * FROM t",
+        "ALTER TABLE t DROP COLUMN \"x y\"",
+        "ALTER TABLE t DROP g",
+        "SELECT * FROM t",
+        "SELECT * FROM v",
+        "CREATE TABLE one(x)",
+        "ALTER TABLE one DROP COLUMN x",
+        "CREATE TABLE p(id INTEGER PRIMARY KEY, r)",
+        "CREATE TABLE ch(x, pid REFERENCES p(id), y, FOREIGN KEY (y) REFERENCES p(id))",
+        "ALTER TABLE ch DROP COLUMN pid",
+        "ALTER TABLE ch DROP COLUMN y",
+        "ALTER TABLE p DROP COLUMN r",
+        "CREATE TABLE w(a, b, c, PRIMARY KEY (a, b)) WITHOUT ROWID",
+        "INSERT INTO w VALUES (1, 2, 3), (4, 5, 6)",
+        "ALTER TABLE w DROP COLUMN b",
+        "ALTER TABLE w DROP COLUMN c",
+        "SELECT * FROM w",
+    ]);
+}
+
+#[test]
+fn drop_column_rewrites_text_and_rows() {
+    check_each(&[
+        "CREATE TABLE t(\n  a INT,\n  b TEXT DEFAULT 'x', -- note\n  c  BLOB,\n  d\n)",
+        "INSERT INTO t VALUES (1, 'one', x'01', 1.5), (2, 'two', NULL, 'd')",
+        "ALTER TABLE t DROP COLUMN b",
+        "SELECT *, typeof(d) FROM t",
+        "ALTER TABLE t DROP COLUMN d",
+        "SELECT * FROM t",
+        "ALTER TABLE t ADD COLUMN e DEFAULT 7",
+        "SELECT * FROM t",
+        "ALTER TABLE t DROP COLUMN a",
+        "SELECT * FROM t",
+        "INSERT INTO t VALUES (x'02', 8)",
+        "SELECT rowid, * FROM t",
+        "CREATE TABLE u(a, b, CONSTRAINT ck CHECK (a > 0), UNIQUE (a))",
+        "INSERT INTO u VALUES (1, 2)",
+        "ALTER TABLE u DROP COLUMN b",
+        "SELECT * FROM u",
+        "PRAGMA table_info(u)",
+        "PRAGMA integrity_check",
+    ]);
+}
+
+#[test]
+fn rename_column_rewrites_every_mention() {
+    check_each(&[
+        "CREATE TABLE t(a INTEGER PRIMARY KEY, \"b\" TEXT CHECK (b <> ''), c AS (b || 'x'), \
+         d, UNIQUE (b, d), CHECK (length(b) < 10))",
+        "CREATE TABLE ch(x REFERENCES t(b), y, FOREIGN KEY (y) REFERENCES t (d))",
+        "CREATE INDEX tb ON t(b COLLATE NOCASE, d) WHERE b IS NOT NULL",
+        "CREATE INDEX te ON t(lower(b))",
+        "CREATE VIEW v AS SELECT b, t.b AS bb, d FROM t WHERE b > 'a'",
+        "CREATE VIEW v2 AS SELECT x.b FROM t AS x",
+        "CREATE TRIGGER tr AFTER UPDATE OF b ON t WHEN new.b <> old.b BEGIN \
+         INSERT INTO ch(x) VALUES (new.b); UPDATE t SET d = 1 WHERE b = 'z'; END",
+        "INSERT INTO t(a, b, d) VALUES (1, 'p', 2)",
+        "ALTER TABLE t RENAME COLUMN b TO bee",
+        "ALTER TABLE t RENAME b TO \"quoted name\"",
+        "ALTER TABLE t RENAME COLUMN bee TO \"B2\"",
+        "ALTER TABLE t RENAME COLUMN d TO a",
+        "ALTER TABLE t RENAME COLUMN nosuch TO z",
+        "SELECT * FROM v",
+        "SELECT * FROM v2",
+        "UPDATE t SET B2 = 'q'",
+        "SELECT * FROM ch",
+        "PRAGMA foreign_key_list(ch)",
+        "PRAGMA index_info(tb)",
+    ]);
+}
+
+#[test]
+fn rename_table_rewrites_every_mention() {
+    check_each(&[
+        "CREATE TABLE t(a INTEGER PRIMARY KEY AUTOINCREMENT, b UNIQUE)",
+        "CREATE TABLE [quoted t](x)",
+        "CREATE TABLE ch(x REFERENCES t(a), y REFERENCES \"t\")",
+        "CREATE INDEX tb ON t(b)",
+        "CREATE VIEW v AS SELECT t.a, b FROM t JOIN ch ON ch.x = t.a",
+        "CREATE TRIGGER tr AFTER INSERT ON t BEGIN INSERT INTO ch VALUES (new.a, NULL); END",
+        "CREATE TRIGGER tr2 AFTER INSERT ON ch BEGIN UPDATE t SET b = b WHERE a = new.x; END",
+        "INSERT INTO t(b) VALUES ('one')",
+        "ALTER TABLE t RENAME TO t2",
+        "SELECT * FROM sqlite_sequence",
+        "ALTER TABLE t2 RENAME TO \"New Name\"",
+        "ALTER TABLE [quoted t] RENAME TO plain",
+        "ALTER TABLE plain RENAME TO ch",
+        "ALTER TABLE nosuch RENAME TO z",
+        "INSERT INTO \"New Name\"(b) VALUES ('two')",
+        "SELECT * FROM v",
+        "SELECT * FROM ch",
+        "PRAGMA foreign_key_list(ch)",
+    ]);
+}
+
+#[test]
+fn add_column_is_inserted_where_sqlite_inserts_it() {
+    check_each(&[
+        "CREATE TABLE t(a INT, b TEXT , CHECK (a > 0))",
+        "ALTER TABLE t ADD COLUMN c  REAL DEFAULT 1.5 ;",
+        "ALTER TABLE t ADD d",
+        "CREATE TABLE u(\n  x\n)",
+        "ALTER TABLE u ADD COLUMN y TEXT NOT NULL DEFAULT 'q'",
+        "ALTER TABLE u ADD COLUMN [z z] CHECK (\"z z\" > 0)",
+    ]);
+}
