@@ -110,7 +110,10 @@ const REFUSED: &[(&str, &str)] = &[
     ("SELECT (1, 2) IN (SELECT 1)", "sub-select returns 1 columns - expected 2"),
     ("SELECT 1 IN (SELECT 1, 2)", "sub-select returns 2 columns - expected 1"),
     ("SELECT (SELECT 1, 2)", "sub-select returns 2 columns - expected 1"),
-    ("SELECT id FROM t WHERE (a, b) IN (SELECT x FROM s)", "sub-select returns 1 columns - expected 2"),
+    (
+        "SELECT id FROM t WHERE (a, b) IN (SELECT x FROM s)",
+        "sub-select returns 1 columns - expected 2",
+    ),
     // A derived table cannot read its sibling FROM items.
     ("SELECT * FROM t, (SELECT * FROM w WHERE w.g = t.a)", "no such column: t.a"),
 ];
@@ -172,7 +175,8 @@ fn row_value_misuse_is_refused_like_sqlite() {
 fn row_equality_uses_an_index() {
     let e = asadb_sql::session::Engine::memory();
     let (mut s, _) = values_common::loaded(&e, SETUP);
-    let (_, rows) = ours(&mut s, "EXPLAIN QUERY PLAN SELECT id FROM t WHERE (a, b) = (1, 'x')").unwrap();
+    let (_, rows) =
+        ours(&mut s, "EXPLAIN QUERY PLAN SELECT id FROM t WHERE (a, b) = (1, 'x')").unwrap();
     let plan = rows.iter().map(|r| row_key(r)).collect::<Vec<_>>().join("\n");
     assert!(plan.contains("USING INDEX t_ab (1 prefix)"), "{plan}");
 }

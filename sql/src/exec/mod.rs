@@ -34,7 +34,9 @@ use scan::*;
 use set::*;
 use stream::*;
 use subquery::Cached;
-pub use subquery::{subquery_column, subquery_exists, subquery_in, subquery_in_row, subquery_scalar};
+pub use subquery::{
+    subquery_column, subquery_exists, subquery_in, subquery_in_row, subquery_scalar,
+};
 use tvf::*;
 
 use std::cell::RefCell;

@@ -195,9 +195,11 @@ pub fn subquery_in_row(
     }
     // A row is NULL-equal if no column compares false.
     let maybe = |r: &[Value]| {
-        x.iter().zip(r).all(|(a, b)| a.is_null() || b.is_null() || OrdKey(vec![a.clone()]) == OrdKey(vec![b.clone()]))
+        x.iter().zip(r).all(|(a, b)| {
+            a.is_null() || b.is_null() || OrdKey(vec![a.clone()]) == OrdKey(vec![b.clone()])
+        })
     };
-    let unknown = set.with_null.iter().any(|r| maybe(r))
-        || (x_null && set.set.iter().any(|r| maybe(&r.0)));
+    let unknown =
+        set.with_null.iter().any(|r| maybe(r)) || (x_null && set.set.iter().any(|r| maybe(&r.0)));
     Ok(if unknown { None } else { Some(false) })
 }

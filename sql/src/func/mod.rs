@@ -187,7 +187,7 @@ impl Func {
         match self {
             Func::Scalar(Scalar::Coalesce | Scalar::UsingCoalesce | Scalar::IfNull) => {
                 Some(Lazy::FirstNonNull)
-            },
+            }
             Func::Scalar(Scalar::Iif) => Some(Lazy::Iif),
             Func::Scalar(_) | Func::DateTime(_) | Func::Math(_) | Func::Json(_) => None,
         }

@@ -132,7 +132,9 @@ impl Scalar {
         match self {
             S::Abs => abs(&args[0]),
             S::Char => Ok(char_fn(args)),
-            S::Coalesce | S::UsingCoalesce => Ok(args.iter().find(|v| !v.is_null()).cloned().unwrap_or(Value::Null)),
+            S::Coalesce | S::UsingCoalesce => {
+                Ok(args.iter().find(|v| !v.is_null()).cloned().unwrap_or(Value::Null))
+            }
             S::IfNull => Ok(if args[0].is_null() { args[1].clone() } else { args[0].clone() }),
             S::Concat => Ok(concat_ws(b"", args)),
             S::ConcatWs => match args[0].text_bytes() {

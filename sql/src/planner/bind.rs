@@ -307,7 +307,8 @@ impl<'a> Binder<'a> {
                 if qual.is_some_and(|q| !q.eq_ignore_ascii_case(&t.name)) {
                     continue;
                 }
-                let merged = qual.is_none() && t.hidden.iter().any(|h| h.eq_ignore_ascii_case(name));
+                let merged =
+                    qual.is_none() && t.hidden.iter().any(|h| h.eq_ignore_ascii_case(name));
                 let hit =
                     t.columns.iter().position(|c| c.0.eq_ignore_ascii_case(name)).or_else(|| {
                         let is_rowid = ["rowid", "oid", "_rowid_"]
@@ -389,7 +390,11 @@ impl<'a> Binder<'a> {
     /// argument's, as in SQLite.
     pub fn using_coalesce(&self, args: Vec<Expr>) -> Expr {
         let coll = args.first().and_then(|a| self.collation(a)).unwrap_or(Collation::Binary);
-        Expr::Call { func: crate::func::Func::Scalar(crate::func::Scalar::UsingCoalesce), args, coll }
+        Expr::Call {
+            func: crate::func::Func::Scalar(crate::func::Scalar::UsingCoalesce),
+            args,
+            coll,
+        }
     }
 
     /// Column `index` of scope `level`, as read from the innermost level
@@ -878,8 +883,8 @@ impl<'a> Binder<'a> {
         op: &ast::BinaryOperator,
         right: &ast::Expr,
     ) -> Result<Expr> {
-        use ast::BinaryOperator as B;
         use super::rowvalue::{self, Operand};
+        use ast::BinaryOperator as B;
         let comparison =
             matches!(op, B::Eq | B::NotEq | B::Lt | B::LtEq | B::Gt | B::GtEq | B::Is | B::IsNot);
         let (l, r) = if comparison {

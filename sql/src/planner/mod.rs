@@ -470,11 +470,9 @@ impl Node {
             ),
             Node::WorkingRow { name, .. } => format!("WORKING ROW {name}"),
             Node::TableFunc { func, .. } => format!("SCAN TABLE-VALUED FUNCTION {}", func.name()),
-            Node::Lateral { func, kind, .. } => format!(
-                "{}JOIN TABLE-VALUED FUNCTION {} (per row)",
-                kind.label(),
-                func.name()
-            ),
+            Node::Lateral { func, kind, .. } => {
+                format!("{}JOIN TABLE-VALUED FUNCTION {} (per row)", kind.label(), func.name())
+            }
         };
         let next = if line.is_empty() {
             depth

@@ -146,7 +146,12 @@ fn compare_pairs(b: &Binder, op: CmpOp, l: Vec<Expr>, r: Vec<Expr>) -> Option<Ex
 }
 
 /// `l op r` where at least one side is a row value.
-pub(super) fn compare(b: &Binder, l: Operand, op: &ast::BinaryOperator, r: Operand) -> Result<Expr> {
+pub(super) fn compare(
+    b: &Binder,
+    l: Operand,
+    op: &ast::BinaryOperator,
+    r: Operand,
+) -> Result<Expr> {
     use ast::BinaryOperator as B;
     let (l, r) = rows(l, r)?;
     Ok(match op {
@@ -156,14 +161,30 @@ pub(super) fn compare(b: &Binder, l: Operand, op: &ast::BinaryOperator, r: Opera
         B::LtEq => compare_rows(b, CmpOp::Le, l, r),
         B::Gt => compare_rows(b, CmpOp::Gt, l, r),
         B::GtEq => compare_rows(b, CmpOp::Ge, l, r),
-        B::Is => l.into_iter().zip(r).map(|(l, r)| is_pair(b, false, l, r)).reduce(and).ok_or_else(misused)?,
-        B::IsNot => l.into_iter().zip(r).map(|(l, r)| is_pair(b, true, l, r)).reduce(or).ok_or_else(misused)?,
+        B::Is => l
+            .into_iter()
+            .zip(r)
+            .map(|(l, r)| is_pair(b, false, l, r))
+            .reduce(and)
+            .ok_or_else(misused)?,
+        B::IsNot => l
+            .into_iter()
+            .zip(r)
+            .map(|(l, r)| is_pair(b, true, l, r))
+            .reduce(or)
+            .ok_or_else(misused)?,
         _ => return Err(misused()),
     })
 }
 
 /// `x [NOT] BETWEEN lo AND hi` where one of them is a row value.
-pub(super) fn between(b: &Binder, x: Operand, lo: Operand, hi: Operand, negated: bool) -> Result<Expr> {
+pub(super) fn between(
+    b: &Binder,
+    x: Operand,
+    lo: Operand,
+    hi: Operand,
+    negated: bool,
+) -> Result<Expr> {
     let x = match x {
         Operand::Row(x) => x,
         Operand::Scalar(_) => return Err(misused()),
@@ -175,7 +196,12 @@ pub(super) fn between(b: &Binder, x: Operand, lo: Operand, hi: Operand, negated:
 }
 
 /// `(a, b) [NOT] IN ((…), (…))`: the OR of the row equalities.
-pub(super) fn in_list(b: &mut Binder, lhs: Vec<Expr>, list: &[ast::Expr], negated: bool) -> Result<Expr> {
+pub(super) fn in_list(
+    b: &mut Binder,
+    lhs: Vec<Expr>,
+    list: &[ast::Expr],
+    negated: bool,
+) -> Result<Expr> {
     let mut any: Option<Expr> = None;
     for item in list {
         let r = match operand(b, item)? {

@@ -310,10 +310,8 @@ pub(super) fn plan_select_in_scope(
             // all earlier ones (each after the first merged by a USING of
             // its own), as SQLite builds it.
             let has = |l: &Rel| l.columns.iter().position(|x| x.0.eq_ignore_ascii_case(&n));
-            let lefts: Vec<usize> = rels[..i]
-                .iter()
-                .filter_map(|l| has(l).map(|k| l.offset + k))
-                .collect();
+            let lefts: Vec<usize> =
+                rels[..i].iter().filter_map(|l| has(l).map(|k| l.offset + k)).collect();
             let Some(&left) = lefts.first() else {
                 return Err(Error::InvalidInput(format!("cannot join using column {n}")));
             };
