@@ -99,6 +99,9 @@ pub struct Scope {
     pub width: usize,
 }
 
+/// A bound subquery with its columns' affinities and collations.
+pub type RowSubquery = (Arc<SubPlan>, Vec<Option<Affinity>>, Vec<Option<Collation>>);
+
 /// What a query level learned about its references to enclosing levels.
 #[derive(Clone, Debug, Default)]
 pub struct LevelInfo {
@@ -1178,10 +1181,7 @@ impl<'a> Binder<'a> {
     }
 
     /// A subquery and its columns' affinities and collations.
-    pub fn bind_row_subquery(
-        &mut self,
-        q: &ast::Query,
-    ) -> Result<(Arc<SubPlan>, Vec<Option<Affinity>>, Vec<Option<Collation>>)> {
+    pub fn bind_row_subquery(&mut self, q: &ast::Query) -> Result<RowSubquery> {
         let depth = self.scopes.len();
         self.levels.truncate(depth);
         let saved_wins = self.wins.take();
