@@ -65,11 +65,21 @@ impl CmpOp {
 }
 
 /// Which way a subquery is used.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SubKind {
     Scalar,
     Exists,
     In,
+    /// Column `k` of the first row (NULL without one): one element of a
+    /// row value `(SELECT x, y …)`; every element shares the subquery.
+    Column(usize),
+    /// `(a, b) IN (SELECT x, y …)`: `lhs` has one expression per column,
+    /// each compared after its affinity in `affs` under its collation in
+    /// `colls` (as `a = x` would be).
+    InRow {
+        affs: Vec<Option<Affinity>>,
+        colls: Vec<Collation>,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -143,7 +153,9 @@ pub enum Expr {
     Sub {
         kind: SubKind,
         sub: Arc<SubPlan>,
-        lhs: Option<Box<Expr>>,
+        /// The left operand(s) of IN (one, or one per column for a row
+        /// value); empty for the other kinds.
+        lhs: Vec<Expr>,
         aff: Option<Affinity>,
         coll: Collation,
         negated: bool,
@@ -340,9 +352,15 @@ impl Expr {
                     SubKind::Scalar => exec::subquery_scalar(sub, outer, cx)?,
                     SubKind::Exists => boolv(exec::subquery_exists(sub, outer, cx)? != *negated),
                     SubKind::In => {
-                        let lhs = lhs.as_ref().ok_or_else(|| bad_col(0))?;
+                        let lhs = lhs.first().ok_or_else(|| bad_col(0))?;
                         let x = lhs.eval(row, cx)?;
                         tri(exec::subquery_in(sub, outer, cx, x, *aff, *coll)?
+                            .map(|b| b != *negated))
+                    }
+                    SubKind::Column(k) => exec::subquery_column(sub, outer, cx, *k)?,
+                    SubKind::InRow { affs, colls } => {
+                        let xs = lhs.iter().map(|e| e.eval(row, cx)).collect::<Result<Vec<_>>>()?;
+                        tri(exec::subquery_in_row(sub, outer, cx, xs, affs, colls)?
                             .map(|b| b != *negated))
                     }
                 }
@@ -504,11 +522,7 @@ impl Expr {
                 f(expr);
                 list.iter().for_each(f);
             }
-            Expr::Sub { lhs, .. } => {
-                if let Some(e) = lhs {
-                    f(e);
-                }
-            }
+            Expr::Sub { lhs, .. } => lhs.iter().for_each(f),
             Expr::Case { operand, whens, else_, .. } => {
                 if let Some(e) = operand {
                     f(e);
@@ -590,10 +604,7 @@ impl Expr {
             Expr::Sub { kind, sub, lhs, aff, coll, negated, outer_offset } => Expr::Sub {
                 kind,
                 sub,
-                lhs: match lhs {
-                    Some(e) => Some(b(e, f)?),
-                    None => None,
-                },
+                lhs: lhs.into_iter().map(&mut *f).collect::<Result<_>>()?,
                 aff,
                 coll,
                 negated,

@@ -362,6 +362,12 @@ impl Dialect for SqliteGrammar {
         std::any::TypeId::of::<SQLiteDialect>()
     }
 
+    /// `WITH x AS [NOT] MATERIALIZED (…)` (SQLite 3.35): a non-binding
+    /// planner hint in SQLite; see `planner::cte` for what we do with it.
+    fn supports_cte_materialization(&self) -> bool {
+        true
+    }
+
     fn parse_prefix(&self, parser: &mut Parser) -> Option<Result<Expr, ParserError>> {
         let op = match parser.peek_token_ref().token {
             Token::Minus => UnaryOperator::Minus,

@@ -30,6 +30,7 @@ pub fn table_scope(t: &Arc<TableDef>) -> Scope {
             rowid: (!t.without_rowid).then_some(t.columns.len()),
             table: Some(t.clone()),
             hidden: Vec::new(),
+            join: crate::planner::JoinKind::Inner,
             func: None,
         }],
         width: t.columns.len() + 1,

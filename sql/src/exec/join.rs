@@ -1,5 +1,14 @@
-//! Joins: nested loops, index nested loops and hash joins (inner and
-//! left), the hash build side partitioned so it can spill.
+//! Joins: nested loops, index nested loops and hash joins (inner, LEFT,
+//! RIGHT and FULL), the hash build side partitioned so it can spill.
+//!
+//! RIGHT and FULL joins ([`JoinOp`] only; the planner never makes them
+//! index nested loops) remember which build rows some pair reached: one
+//! flag per build row held in memory, so the tracking is bounded by the
+//! build side itself — within the memory budget once a hash join spills,
+//! where each partition's flags live only while that partition is joined.
+//! When the probe side is exhausted (per partition), the build rows never
+//! reached come out, each in a row of NULLs. Build rows whose key has a
+//! NULL match nothing and are kept (unhashed) only for that.
 
 use super::*;
 
@@ -29,6 +38,13 @@ pub(super) struct JoinOp {
     /// Grace hash join: partitions still to join, as (left, right) spill
     /// files; set when the build side outgrew the memory budget.
     pub(super) pending: Vec<(sort::SpillReader, sort::SpillReader)>,
+    /// Width of the joined row (a RIGHT/FULL join's unmatched rows).
+    pub(super) width: usize,
+    /// RIGHT/FULL: per build row in `rows`, whether a pair matched it.
+    pub(super) hit: Vec<bool>,
+    /// RIGHT/FULL: the next build row to test for emission once the probe
+    /// side is exhausted.
+    pub(super) upos: usize,
 }
 
 /// Partitions of a spilled hash join.
@@ -58,11 +74,36 @@ impl JoinOp {
 
     fn add_build_row(&mut self, r: Row, cx: &Context) -> Result<()> {
         if !self.keys.is_empty() {
-            let Some(k) = self.key_of(&r, false, cx)? else { return Ok(()) };
-            self.hash.entry(k).or_default().push(self.rows.len());
+            match self.key_of(&r, false, cx)? {
+                Some(k) => self.hash.entry(k).or_default().push(self.rows.len()),
+                // Matches nothing; a RIGHT/FULL join still emits it.
+                None if self.kind.keeps_right() => {}
+                None => return Ok(()),
+            }
         }
         self.rows.push(r);
+        if self.kind.keeps_right() {
+            self.hit.push(false);
+        }
         Ok(())
+    }
+
+    /// The next build row no pair matched, NULL-extended (RIGHT/FULL).
+    fn next_unmatched(&mut self) -> Option<Row> {
+        if !self.kind.keeps_right() {
+            return None;
+        }
+        while self.upos < self.rows.len() {
+            let i = self.upos;
+            self.upos += 1;
+            if !self.hit[i] {
+                let r = &self.rows[i];
+                let mut row = vec![Value::Null; self.width];
+                row[self.offset..self.offset + r.len()].clone_from_slice(r);
+                return Some(row);
+            }
+        }
+        None
     }
 
     fn load(&mut self, cx: &Context) -> Result<()> {
@@ -79,24 +120,31 @@ impl JoinOp {
     }
 
     /// Spills both sides into partitions by key hash (Grace hash join).
-    /// Left rows whose key has a NULL go to a last partition with no right
-    /// rows, so a LEFT join still emits them.
+    /// Rows whose key has a NULL go to a last partition (left and, for a
+    /// RIGHT/FULL join, right ones), where they match nothing and are
+    /// emitted NULL-extended as the join kind wants.
     fn partition(&mut self, mut right: Box<dyn Operator>, cx: &Context) -> Result<()> {
         let mut rparts: Vec<sort::RowSpill> =
             (0..PARTITIONS).map(|_| sort::RowSpill::new()).collect::<Result<_>>()?;
         let mut lparts: Vec<sort::RowSpill> =
             (0..=PARTITIONS).map(|_| sort::RowSpill::new()).collect::<Result<_>>()?;
+        let mut rnull = sort::RowSpill::new()?;
         let rows = std::mem::take(&mut self.rows);
         self.hash.clear();
-        for r in rows.into_iter() {
-            if let Some(k) = self.key_of(&r, false, cx)? {
-                rparts[partition_of(&k)].push(&r)?;
+        self.hit.clear();
+        let keep_null = self.kind.keeps_right();
+        let mut spill_right = |this: &Self, r: Row| -> Result<()> {
+            match this.key_of(&r, false, cx)? {
+                Some(k) => rparts[partition_of(&k)].push(&r),
+                None if keep_null => rnull.push(&r),
+                None => Ok(()),
             }
+        };
+        for r in rows.into_iter() {
+            spill_right(self, r)?;
         }
         while let Some(r) = right.next(cx)? {
-            if let Some(k) = self.key_of(&r, false, cx)? {
-                rparts[partition_of(&k)].push(&r)?;
-            }
+            spill_right(self, r)?;
         }
         while let Some(l) = self.left.next(cx)? {
             match self.key_of(&l, true, cx)? {
@@ -105,7 +153,7 @@ impl JoinOp {
             }
         }
         let null_part = lparts.pop().expect("PARTITIONS + 1 parts");
-        self.pending.push((null_part.reader()?, sort::RowSpill::new()?.reader()?));
+        self.pending.push((null_part.reader()?, rnull.reader()?));
         for (l, r) in lparts.into_iter().zip(rparts).rev() {
             self.pending.push((l.reader()?, r.reader()?));
         }
@@ -118,6 +166,8 @@ impl JoinOp {
         let Some((l, mut r)) = self.pending.pop() else { return Ok(false) };
         self.rows.clear();
         self.hash.clear();
+        self.hit.clear();
+        self.upos = 0;
         while let Some(row) = r.next_row()? {
             self.add_build_row(row, cx)?;
         }
@@ -132,6 +182,9 @@ impl Operator for JoinOp {
         loop {
             if self.cur.is_none() {
                 let Some(l) = self.left.next(cx)? else {
+                    if let Some(row) = self.next_unmatched() {
+                        return Ok(Some(row));
+                    }
                     if self.next_partition(cx)? {
                         continue;
                     }
@@ -152,7 +205,8 @@ impl Operator for JoinOp {
             let l = self.cur.as_ref().expect("set above");
             while self.pos < self.cands.len() {
                 cx.store.check_interrupt()?;
-                let r = &self.rows[self.cands[self.pos]];
+                let ri = self.cands[self.pos];
+                let r = &self.rows[ri];
                 self.pos += 1;
                 let mut row = l.clone();
                 row[self.offset..self.offset + r.len()].clone_from_slice(r);
@@ -162,10 +216,13 @@ impl Operator for JoinOp {
                     continue;
                 }
                 self.matched = true;
+                if let Some(h) = self.hit.get_mut(ri) {
+                    *h = true;
+                }
                 return Ok(Some(row));
             }
             let l = self.cur.take().expect("set above");
-            if self.kind == JoinKind::Left && !self.matched {
+            if self.kind.keeps_left() && !self.matched {
                 return Ok(Some(l));
             }
         }
@@ -212,7 +269,7 @@ impl Operator for LookupJoinOp {
                 matched = true;
                 self.buf.push_back(row);
             }
-            if !matched && self.kind == JoinKind::Left {
+            if !matched && self.kind.keeps_left() {
                 return Ok(Some(l));
             }
         }

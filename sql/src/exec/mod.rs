@@ -35,7 +35,9 @@ use scan::*;
 use set::*;
 use stream::*;
 use subquery::Cached;
-pub use subquery::{subquery_exists, subquery_in, subquery_scalar};
+pub use subquery::{
+    subquery_column, subquery_exists, subquery_in, subquery_in_row, subquery_scalar,
+};
 use tvf::*;
 
 use std::cell::RefCell;
@@ -180,7 +182,7 @@ pub fn build(node: &Node) -> Box<dyn Operator> {
         Node::Widen { input, offset, width } => {
             Box::new(WidenOp { input: build(input), offset: *offset, width: *width })
         }
-        Node::Join { left, right, offset, kind, keys, on } => Box::new(JoinOp {
+        Node::Join { left, right, offset, kind, keys, on, width } => Box::new(JoinOp {
             left: build(left),
             right: Some(build(right)),
             offset: *offset,
@@ -194,6 +196,9 @@ pub fn build(node: &Node) -> Box<dyn Operator> {
             pos: 0,
             matched: false,
             pending: Vec::new(),
+            width: *width,
+            hit: Vec::new(),
+            upos: 0,
         }),
         Node::LookupJoin { left, right, offset, kind, on } => Box::new(join::LookupJoinOp {
             left: build(left),

@@ -1,5 +1,6 @@
-//! Subqueries in expressions: scalar, EXISTS and IN, with uncorrelated
-//! results cached for the statement.
+//! Subqueries in expressions: scalar, EXISTS and IN, row values
+//! (`(a, b) = (SELECT x, y …)`, `(a, b) IN (SELECT x, y …)`), with
+//! uncorrelated results cached for the statement.
 
 use super::*;
 
@@ -8,6 +9,17 @@ pub(super) enum Cached {
     Scalar(Value),
     Exists(bool),
     In(Arc<InSet>),
+    /// The first row (empty: none), for [`subquery_column`].
+    Row(Arc<Vec<Value>>),
+    InRow(Arc<InRowSet>),
+}
+
+/// The right-hand side of `(a, b) IN (SELECT x, y …)`: the rows without
+/// a NULL as folded keys (after each column's affinity and collation),
+/// and the rows with one kept aside (they can only make the answer NULL).
+pub(super) struct InRowSet {
+    pub(super) set: BTreeSet<OrdKey>,
+    pub(super) with_null: Vec<Vec<Value>>,
 }
 
 /// The right-hand side of `x IN (SELECT …)`.
@@ -112,4 +124,82 @@ pub fn subquery_in(
         return Ok(Some(true));
     }
     Ok(if set.has_null { None } else { Some(false) })
+}
+
+/// Column `k` of the first row, or NULL (an element of a row value).
+pub fn subquery_column(
+    sub: &Arc<SubPlan>,
+    outer: &[Value],
+    cx: &Context,
+    k: usize,
+) -> Result<Value> {
+    let row = match cached(cx, sub) {
+        Some(Cached::Row(r)) => r,
+        _ => {
+            let child = cx.child(outer);
+            let mut op = operator(cx, sub);
+            let r = Arc::new(op.next(&child)?.unwrap_or_default());
+            keep(cx, sub, op);
+            remember(cx, sub, Cached::Row(r.clone()));
+            r
+        }
+    };
+    Ok(row.get(k).cloned().unwrap_or(Value::Null))
+}
+
+/// `(x1, x2, …) IN (subquery)`, SQLite's way: true if a row equals the
+/// left on every column; else NULL if some row is equal or NULL on every
+/// column (a NULL comparison somewhere, no false one); else false.
+pub fn subquery_in_row(
+    sub: &Arc<SubPlan>,
+    outer: &[Value],
+    cx: &Context,
+    xs: Vec<Value>,
+    affs: &[Option<Affinity>],
+    colls: &[Collation],
+) -> Result<Option<bool>> {
+    let key = |r: Vec<Value>| -> Vec<Value> {
+        r.into_iter()
+            .enumerate()
+            .map(|(i, v)| {
+                let v = conv(v, affs.get(i).copied().flatten());
+                colls.get(i).copied().unwrap_or(Collation::Binary).fold_owned(v)
+            })
+            .collect()
+    };
+    let set = match cached(cx, sub) {
+        Some(Cached::InRow(s)) => s,
+        _ => {
+            let child = cx.child(outer);
+            let mut op = operator(cx, sub);
+            let mut set = BTreeSet::new();
+            let mut with_null = Vec::new();
+            while let Some(r) = op.next(&child)? {
+                let k = key(r);
+                if k.iter().any(Value::is_null) {
+                    with_null.push(k);
+                } else {
+                    set.insert(OrdKey(k));
+                }
+            }
+            keep(cx, sub, op);
+            let s = Arc::new(InRowSet { set, with_null });
+            remember(cx, sub, Cached::InRow(s.clone()));
+            s
+        }
+    };
+    let x = key(xs);
+    let x_null = x.iter().any(Value::is_null);
+    if !x_null && set.set.contains(&OrdKey(x.clone())) {
+        return Ok(Some(true));
+    }
+    // A row is NULL-equal if no column compares false.
+    let maybe = |r: &[Value]| {
+        x.iter().zip(r).all(|(a, b)| {
+            a.is_null() || b.is_null() || OrdKey(vec![a.clone()]) == OrdKey(vec![b.clone()])
+        })
+    };
+    let unknown =
+        set.with_null.iter().any(|r| maybe(r)) || (x_null && set.set.iter().any(|r| maybe(&r.0)));
+    Ok(if unknown { None } else { Some(false) })
 }

@@ -186,7 +186,9 @@ impl Func {
     /// argument first (`None`: evaluate them all and [`Func::call`]).
     pub fn lazy(self) -> Option<Lazy> {
         match self {
-            Func::Scalar(Scalar::Coalesce | Scalar::IfNull) => Some(Lazy::FirstNonNull),
+            Func::Scalar(Scalar::Coalesce | Scalar::UsingCoalesce | Scalar::IfNull) => {
+                Some(Lazy::FirstNonNull)
+            }
             Func::Scalar(Scalar::Iif) => Some(Lazy::Iif),
             Func::Scalar(_) | Func::DateTime(_) | Func::Math(_) | Func::Json(_) => None,
         }

@@ -15,6 +15,10 @@ pub enum Scalar {
     Abs,
     Char,
     Coalesce,
+    /// `coalesce` of the columns a USING / NATURAL column of a RIGHT or
+    /// FULL join merges (built by the binder, never by name): as SQLite's
+    /// (`SQLITE_AFF_DEFER`) it has its first argument's affinity.
+    UsingCoalesce,
     IfNull,
     Concat,
     ConcatWs,
@@ -65,6 +69,8 @@ const TABLE: &[(&str, Scalar, Arity)] = {
         ("abs", S::Abs, |n| n == 1),
         ("char", S::Char, |_| true),
         ("coalesce", S::Coalesce, |n| n >= 2),
+        // Same name, after the user-visible one: `resolve` never finds it.
+        ("coalesce", S::UsingCoalesce, |n| n >= 2),
         ("ifnull", S::IfNull, |n| n == 2),
         ("concat", S::Concat, |n| n >= 1),
         ("concat_ws", S::ConcatWs, |n| n >= 2),
@@ -126,7 +132,9 @@ impl Scalar {
         match self {
             S::Abs => abs(&args[0]),
             S::Char => Ok(char_fn(args)),
-            S::Coalesce => Ok(args.iter().find(|v| !v.is_null()).cloned().unwrap_or(Value::Null)),
+            S::Coalesce | S::UsingCoalesce => {
+                Ok(args.iter().find(|v| !v.is_null()).cloned().unwrap_or(Value::Null))
+            }
             S::IfNull => Ok(if args[0].is_null() { args[1].clone() } else { args[0].clone() }),
             S::Concat => Ok(concat_ws(b"", args)),
             S::ConcatWs => match args[0].text_bytes() {

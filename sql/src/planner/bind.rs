@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use sqlparser::ast;
 
-use super::{AggCall, SortKey, SubPlan};
+use super::{AggCall, JoinKind, SortKey, SubPlan};
 use crate::catalog::{Schema, TableDef, object_name};
 use crate::exec::vals::{self, Affinity, Collation};
 use crate::expr::{ArithOp, CmpOp, Expr, SubKind};
@@ -78,6 +78,9 @@ pub struct ScopeTable {
     pub table: Option<Arc<TableDef>>,
     /// Columns merged by USING / NATURAL: only reachable qualified.
     pub hidden: Vec<String>,
+    /// How the relation joins those before it (decides what a merged
+    /// column's unqualified name reads, see [`Binder::resolve`]).
+    pub join: JoinKind,
     /// The table-valued function the relation is (its `value` column may
     /// carry the JSON subtype).
     pub func: Option<crate::func::TableFunc>,
@@ -95,6 +98,9 @@ pub struct Scope {
     pub tables: Vec<ScopeTable>,
     pub width: usize,
 }
+
+/// A bound subquery with its columns' affinities and collations.
+pub type RowSubquery = (Arc<SubPlan>, Vec<Option<Affinity>>, Vec<Option<Collation>>);
 
 /// What a query level learned about its references to enclosing levels.
 #[derive(Clone, Debug, Default)]
@@ -294,15 +300,18 @@ impl<'a> Binder<'a> {
     pub fn resolve(&mut self, qual: Option<&str>, name: &str) -> Result<Option<Expr>> {
         let n = self.scopes.len();
         for level in (0..n).rev() {
-            let mut found: Option<usize> = None;
+            // Matches, left to right. A column merged by USING / NATURAL
+            // into an earlier one is the earlier one (INNER, LEFT), itself
+            // (RIGHT: the right-most), or with a FULL join the first
+            // non-NULL of all of them, as SQLite resolves it.
+            let mut found: Vec<usize> = Vec::new();
             let mut ambiguous = false;
             for t in &self.scopes[level].tables {
                 if qual.is_some_and(|q| !q.eq_ignore_ascii_case(&t.name)) {
                     continue;
                 }
-                if qual.is_none() && t.hidden.iter().any(|h| h.eq_ignore_ascii_case(name)) {
-                    continue;
-                }
+                let merged =
+                    qual.is_none() && t.hidden.iter().any(|h| h.eq_ignore_ascii_case(name));
                 let hit =
                     t.columns.iter().position(|c| c.0.eq_ignore_ascii_case(name)).or_else(|| {
                         let is_rowid = ["rowid", "oid", "_rowid_"]
@@ -313,17 +322,31 @@ impl<'a> Binder<'a> {
                         let hidden = t.table.as_ref().is_some_and(|t| t.without_rowid);
                         if is_rowid && !hidden { t.rowid } else { None }
                     });
-                if let Some(i) = hit {
-                    if found.is_some() {
-                        ambiguous = true;
+                let Some(i) = hit else { continue };
+                if merged {
+                    match t.join {
+                        JoinKind::Right if !found.is_empty() => found = vec![t.offset + i],
+                        JoinKind::Full if !found.is_empty() => found.push(t.offset + i),
+                        _ => {}
                     }
-                    found = Some(t.offset + i);
+                    continue;
                 }
+                if !found.is_empty() {
+                    ambiguous = true;
+                }
+                found = vec![t.offset + i];
             }
             if ambiguous {
                 return Err(Error::InvalidInput(format!("ambiguous column name: {name}")));
             }
-            if let Some(index) = found {
+            if found.len() > 1 {
+                let mut args = Vec::new();
+                for index in found {
+                    args.push(self.at_level(level, index));
+                }
+                return Ok(Some(self.using_coalesce(args)));
+            }
+            if let Some(&index) = found.first() {
                 let json_type = self.json_type_column(level, index);
                 let at = |i: usize| {
                     if level == n - 1 {
@@ -365,6 +388,32 @@ impl<'a> Binder<'a> {
         Ok(None)
     }
 
+    /// The first non-NULL of the columns a USING / NATURAL column of a
+    /// RIGHT or FULL join merges; its affinity and collation are its first
+    /// argument's, as in SQLite.
+    pub fn using_coalesce(&self, args: Vec<Expr>) -> Expr {
+        let coll = args.first().and_then(|a| self.collation(a)).unwrap_or(Collation::Binary);
+        Expr::Call {
+            func: crate::func::Func::Scalar(crate::func::Scalar::UsingCoalesce),
+            args,
+            coll,
+        }
+    }
+
+    /// Column `index` of scope `level`, as read from the innermost level
+    /// (an outer reference, recorded as one, when `level` is not it).
+    fn at_level(&mut self, level: usize, index: usize) -> Expr {
+        let n = self.scopes.len();
+        if level == n - 1 {
+            return Expr::Column(index);
+        }
+        for l in level + 1..n {
+            self.levels[l].correlated = true;
+        }
+        self.levels[level + 1].outer_refs.insert(index);
+        Expr::Outer { depth: n - 1 - level, index }
+    }
+
     /// For the `value` column of a table-valued function whose values may
     /// carry the JSON subtype: the index of its row's `type` column.
     fn json_type_column(&self, level: usize, index: usize) -> Option<usize> {
@@ -402,6 +451,11 @@ impl<'a> Binder<'a> {
             // its column's.
             Expr::Collate(e, _) => self.aff(e),
             Expr::Sub { kind: SubKind::Scalar, aff, .. } => *aff,
+            Expr::Call {
+                func: crate::func::Func::Scalar(crate::func::Scalar::UsingCoalesce),
+                args,
+                ..
+            } => args.first().and_then(|a| self.aff(a)),
             // json_each's `value`: still its column.
             Expr::Json { value, when: Some(_) } => self.aff(value),
             _ => None,
@@ -602,9 +656,14 @@ impl<'a> Binder<'a> {
                 Expr::Is { l: Box::new(le), r: Box::new(re), negated, aff, coll }
             }
             A::Between { expr, negated, low, high } => {
-                let x = self.bind_expr(expr)?;
-                let lo = self.bind_expr(low)?;
-                let hi = self.bind_expr(high)?;
+                use super::rowvalue::{self, Operand};
+                let x = rowvalue::operand(self, expr)?;
+                let lo = rowvalue::operand(self, low)?;
+                let hi = rowvalue::operand(self, high)?;
+                let (x, lo, hi) = match (x, lo, hi) {
+                    (Operand::Scalar(x), Operand::Scalar(lo), Operand::Scalar(hi)) => (x, lo, hi),
+                    (x, lo, hi) => return rowvalue::between(self, x, lo, hi, *negated),
+                };
                 let coll = self.comparison_coll(&x, &lo);
                 let a1 = vals::comparison_affinity(self.aff(&x), self.aff(&lo));
                 let a2 = vals::comparison_affinity(self.aff(&x), self.aff(&hi));
@@ -644,7 +703,12 @@ impl<'a> Binder<'a> {
                 Expr::Literal(Value::Integer(i64::from(*negated)))
             }
             A::In { expr, target: ast::InTarget::List(list), negated, .. } => {
-                let x = self.bind_expr(expr)?;
+                let x = match super::rowvalue::operand(self, expr)? {
+                    super::rowvalue::Operand::Scalar(x) => x,
+                    super::rowvalue::Operand::Row(xs) => {
+                        return super::rowvalue::in_list(self, xs, list, *negated);
+                    }
+                };
                 let xa = self.aff(&x);
                 let mut items = Vec::new();
                 let mut affs = Vec::new();
@@ -668,7 +732,12 @@ impl<'a> Binder<'a> {
                 self.bind_expr(&e)?
             }
             A::In { expr, target: ast::InTarget::Subquery(subquery), negated, .. } => {
-                let x = self.bind_expr(expr)?;
+                let x = match super::rowvalue::operand(self, expr)? {
+                    super::rowvalue::Operand::Scalar(x) => x,
+                    super::rowvalue::Operand::Row(xs) => {
+                        return super::rowvalue::in_subquery(self, xs, subquery, *negated);
+                    }
+                };
                 let (sub, saff, scoll) = self.bind_subquery(subquery)?;
                 if sub.ncols != 1 {
                     return Err(Error::InvalidInput(format!(
@@ -688,7 +757,7 @@ impl<'a> Binder<'a> {
                 Expr::Sub {
                     kind: SubKind::In,
                     sub,
-                    lhs: Some(Box::new(x)),
+                    lhs: vec![x],
                     aff,
                     coll,
                     negated: *negated,
@@ -703,13 +772,15 @@ impl<'a> Binder<'a> {
                 Expr::Sub {
                     kind: SubKind::Exists,
                     sub,
-                    lhs: None,
+                    lhs: Vec::new(),
                     aff: None,
                     coll: Collation::Binary,
                     negated: *negated,
                     outer_offset: 0,
                 }
             }
+            // A row value where one value belongs.
+            A::Tuple(_) => return Err(super::rowvalue::misused()),
             A::Subquery(q) => {
                 let (sub, saff, _) = self.bind_subquery(q)?;
                 if sub.ncols != 1 {
@@ -721,7 +792,7 @@ impl<'a> Binder<'a> {
                 Expr::Sub {
                     kind: SubKind::Scalar,
                     sub,
-                    lhs: None,
+                    lhs: Vec::new(),
                     aff: saff,
                     coll: Collation::Binary,
                     negated: false,
@@ -822,9 +893,18 @@ impl<'a> Binder<'a> {
         op: &ast::BinaryOperator,
         right: &ast::Expr,
     ) -> Result<Expr> {
+        use super::rowvalue::{self, Operand};
         use ast::BinaryOperator as B;
-        let l = self.bind_expr(left)?;
-        let r = self.bind_expr(right)?;
+        let comparison =
+            matches!(op, B::Eq | B::NotEq | B::Lt | B::LtEq | B::Gt | B::GtEq | B::Is | B::IsNot);
+        let (l, r) = if comparison {
+            match (rowvalue::operand(self, left)?, rowvalue::operand(self, right)?) {
+                (Operand::Scalar(l), Operand::Scalar(r)) => (l, r),
+                (l, r) => return rowvalue::compare(self, l, op, r),
+            }
+        } else {
+            (self.bind_expr(left)?, self.bind_expr(right)?)
+        };
         let arith = |o: ArithOp, l: Expr, r: Expr| Expr::Arith(o, Box::new(l), Box::new(r));
         let cmp = |this: &Self, op: CmpOp, l: Expr, r: Expr| {
             let aff = vals::comparison_affinity(this.aff(&l), this.aff(&r));
@@ -1150,6 +1230,12 @@ impl<'a> Binder<'a> {
         &mut self,
         q: &ast::Query,
     ) -> Result<(Arc<SubPlan>, Option<Affinity>, Option<Collation>)> {
+        let (sub, affs, colls) = self.bind_row_subquery(q)?;
+        Ok((sub, affs.first().copied().flatten(), colls.first().copied().flatten()))
+    }
+
+    /// A subquery and its columns' affinities and collations.
+    pub fn bind_row_subquery(&mut self, q: &ast::Query) -> Result<RowSubquery> {
         let depth = self.scopes.len();
         self.levels.truncate(depth);
         let saved_wins = self.wins.take();
@@ -1164,8 +1250,6 @@ impl<'a> Binder<'a> {
         self.levels.truncate(depth);
         let id = self.next_sub;
         self.next_sub += 1;
-        let aff = plan.affinities.first().copied().flatten();
-        let coll = plan.collations.first().copied().flatten();
         Ok((
             Arc::new(SubPlan {
                 ncols: plan.columns.len(),
@@ -1174,8 +1258,8 @@ impl<'a> Binder<'a> {
                 correlated: info.correlated,
                 outer_refs: info.outer_refs.into_iter().collect(),
             }),
-            aff,
-            coll,
+            plan.affinities,
+            plan.collations,
         ))
     }
 
@@ -1196,6 +1280,33 @@ impl<'a> Binder<'a> {
         self.source = source;
         self.scopes = scopes;
         self.levels = levels;
+        self.aggs = aggs;
+        self.outer_aggs = outer_aggs;
+        self.exists_levels = exists_levels;
+        self.unevaluated = unevaluated;
+        self.wins = wins;
+        self.windows = windows;
+        self.aliases = aliases;
+        r
+    }
+
+    /// Runs `f` (planning a FROM subquery) with the enclosing queries'
+    /// scopes visible but nothing else of the current one: as in SQLite, a
+    /// derived table may read the rows of the queries around the one whose
+    /// FROM it is in (a correlated subquery expression), never its sibling
+    /// FROM items (those are not in scope yet). It runs inside that query's
+    /// context, so its outer depths count the same levels.
+    pub fn derived<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        let aggs = self.aggs.take();
+        let outer_aggs = std::mem::take(&mut self.outer_aggs);
+        let exists_levels = std::mem::take(&mut self.exists_levels);
+        let unevaluated = std::mem::take(&mut self.unevaluated);
+        let wins = self.wins.take();
+        let windows = std::mem::take(&mut self.windows);
+        let aliases = std::mem::take(&mut self.aliases);
+        let source = self.source.take();
+        let r = f(self);
+        self.source = source;
         self.aggs = aggs;
         self.outer_aggs = outer_aggs;
         self.exists_levels = exists_levels;

@@ -12,6 +12,13 @@
 //!   is an ordinary compound select;
 //! - any other body is planned with the name forbidden.
 //!
+//! `AS MATERIALIZED` / `AS NOT MATERIALIZED` are accepted and, as SQLite
+//! documents them, non-binding hints: every reference still plans the body
+//! in its place (NOT MATERIALIZED's way), so results are the same either
+//! way for any body that gives the same rows each time it runs (a body
+//! reading `random()` and referenced twice is the one case SQLite's
+//! materialized copy could differ, and SQLite does not promise it).
+//!
 //! `RECURSIVE` after `WITH` is optional, as in SQLite: what makes a CTE
 //! recursive is its body naming it. A recursive select may not aggregate
 //! (SQLite refuses it too). ORDER BY on a recursive CTE orders the queue

@@ -255,7 +255,7 @@ pub(super) fn factor_rel(b: &mut Binder, f: &ast::TableFactor) -> Result<Rel> {
             func_rel(func, shown, asts)
         }
         ast::TableFactor::Derived { subquery, alias, lateral: false, .. } => {
-            let plan = b.isolated(|b| plan_query(b, subquery))?;
+            let plan = b.derived(|b| plan_query(b, subquery))?;
             let name = alias.as_ref().map(|a| a.name.value.clone()).unwrap_or_default();
             let cols: Vec<String> = alias
                 .as_ref()
@@ -280,6 +280,8 @@ pub(super) fn from_rels(b: &mut Binder, from: &[ast::TableWithJoins]) -> Result<
             let (kind, c) = match &j.join_operator {
                 J::Join(c) | J::Inner(c) | J::CrossJoin(c) => (JoinKind::Inner, Some(c)),
                 J::Left(c) | J::LeftOuter(c) => (JoinKind::Left, Some(c)),
+                J::Right(c) | J::RightOuter(c) => (JoinKind::Right, Some(c)),
+                J::FullOuter(c) => (JoinKind::Full, Some(c)),
                 other => return Err(Error::Unsupported(format!("join {other:?}"))),
             };
             r.kind = kind;
@@ -328,6 +330,7 @@ pub(super) fn scope_of(rels: &[Rel]) -> Scope {
                 Source::Node(_) | Source::Func { .. } => None,
             },
             hidden: r.hidden.clone(),
+            join: r.kind,
             func: match &r.source {
                 Source::Func { func, .. } => Some(*func),
                 _ => None,
@@ -380,9 +383,17 @@ pub(super) fn build_from(
         return Ok((node, false));
     }
     let mut ordered = false;
-    let left_right: BTreeSet<usize> =
-        rels.iter().enumerate().filter(|(_, r)| r.kind == JoinKind::Left).map(|(i, _)| i).collect();
-    let any_left = !left_right.is_empty();
+    // Relations an outer join may NULL-extend: the right side of a LEFT
+    // join, both sides of a FULL join, everything before a RIGHT join. A
+    // WHERE term reading one of them runs above the joins (inside, it would
+    // see the row before the NULLs are filled in).
+    let last_right = rels.iter().rposition(|r| r.kind.keeps_right());
+    let left_right: BTreeSet<usize> = (0..rels.len())
+        .filter(|&i| rels[i].kind.keeps_left() || last_right.is_some_and(|p| i < p))
+        .collect();
+    // With an outer join the relations join in the order written (SQLite
+    // reorders only inner joins, and never across an outer one).
+    let any_left = rels.iter().any(|r| r.kind != JoinKind::Inner);
     let mut where_c = where_c;
     let lateral = func_args(rels, &mut where_c)?;
     let mut conjs: Vec<Conj> = where_c
@@ -412,6 +423,11 @@ pub(super) fn build_from(
         }
     }
     for (i, cs) in on_c.iter().enumerate() {
+        // A RIGHT/FULL join keeps every row of its relation: its ON cannot
+        // filter that relation's scan.
+        if rels[i].kind.keeps_right() {
+            continue;
+        }
         for c in cs {
             let s = rel_set(c, rels);
             if s.len() == 1 && s.contains(&i) && !c.has_subquery() {
@@ -521,27 +537,46 @@ pub(super) fn build_from(
     let first = order[0];
     let mut joined: BTreeSet<usize> = BTreeSet::from([first]);
     let mut input = scans[first].take().expect("each rel once");
-    if let Some(pred) = guard.into_iter().reduce(|a, c| Expr::And(Box::new(a), Box::new(c))) {
+    let mut guard = guard.into_iter().reduce(|a, c| Expr::And(Box::new(a), Box::new(c)));
+    // Under a RIGHT/FULL join an empty first relation still lets rows out:
+    // the guard then goes above the joins (still tested before any row).
+    if last_right.is_none()
+        && let Some(pred) = guard.take()
+    {
         input = Node::Guard { input: Box::new(input), pred };
     }
     let mut node = Node::Widen { input: Box::new(input), offset: rels[first].offset, width };
     for &r in &order[1..] {
         let mut step: BTreeSet<usize> = joined.clone();
         step.insert(r);
-        let mut candidates: Vec<Expr> = Vec::new();
-        let left = rels[r].kind == JoinKind::Left;
-        if left {
-            candidates.extend(on_c[r].iter().cloned());
-        }
+        // The step's own ON terms (an inner join's are among the WHERE
+        // terms unless a RIGHT/FULL join follows, see `plan_select`).
+        let mut candidates: Vec<Expr> = on_c[r].clone();
+        let left = rels[r].kind != JoinKind::Inner;
         for c in conjs.iter_mut() {
-            // WHERE terms (and inner joins' ON terms) never go into a LEFT
-            // join's ON: there they would keep the left row with NULLs
+            // WHERE terms (and inner joins' ON terms) never go into an
+            // outer join's ON: there they would keep the row with NULLs
             // instead of dropping it. Constant terms (no relation) that
             // are not tested up front join the first inner step.
-            if !left && !c.done && c.rels.is_subset(&step) && c.rels.is_disjoint(&left_right) {
+            if !left
+                && !c.done
+                && c.rels.is_subset(&step)
+                && c.rels.is_disjoint(&left_right)
+                && last_right.is_none_or(|p| r > p)
+            {
                 c.done = true;
                 candidates.push(c.expr.clone());
             }
+        }
+        if rels[r].kind.keeps_right() && laterals[r].is_some() {
+            if lateral[r].is_some() {
+                return Err(Error::Unsupported(
+                    "RIGHT or FULL JOIN of a table-valued function reading the joined tables"
+                        .into(),
+                ));
+            }
+            // Arguments reading no relation: an ordinary relation to hash.
+            laterals[r] = None;
         }
         if let Some((func, args, filter, once)) = laterals[r].take() {
             let on = candidates.into_iter().reduce(|a, c| Expr::And(Box::new(a), Box::new(c)));
@@ -560,6 +595,7 @@ pub(super) fn build_from(
         }
         let right = scans[r].take().expect("each rel once");
         if let Node::Scan { table, .. } = &right
+            && !rels[r].kind.keeps_right()
             && let Some((used, access, filter)) =
                 lookup_access(b, table, &locals[r], &candidates, rels, &joined, r)
         {
@@ -598,6 +634,7 @@ pub(super) fn build_from(
             kind: rels[r].kind,
             keys,
             on,
+            width,
         };
         joined.insert(r);
     }
@@ -608,6 +645,9 @@ pub(super) fn build_from(
         // Single-table conditions already ran in the scan; re-running them
         // is harmless and keeps this simple.
         node = Node::Filter { input: Box::new(node), pred: p };
+    }
+    if let Some(pred) = guard {
+        node = Node::Guard { input: Box::new(node), pred };
     }
     Ok((node, ordered))
 }

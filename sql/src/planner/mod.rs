@@ -25,6 +25,7 @@ pub mod bind;
 mod cte;
 mod from;
 mod names;
+mod rowvalue;
 mod select;
 pub mod window;
 
@@ -89,6 +90,34 @@ pub enum Access {
 pub enum JoinKind {
     Inner,
     Left,
+    /// `RIGHT [OUTER] JOIN`: the new relation's rows that match nothing
+    /// come out too, the joined rows so far NULL (SQLite 3.39).
+    Right,
+    /// `FULL [OUTER] JOIN`: LEFT and RIGHT at once.
+    Full,
+}
+
+impl JoinKind {
+    /// The joined rows so far that match nothing come out, NULL-extended.
+    pub fn keeps_left(self) -> bool {
+        matches!(self, JoinKind::Left | JoinKind::Full)
+    }
+
+    /// The new relation's rows that match nothing come out, the joined
+    /// side NULL.
+    pub fn keeps_right(self) -> bool {
+        matches!(self, JoinKind::Right | JoinKind::Full)
+    }
+
+    /// The word EXPLAIN shows before `JOIN`.
+    fn label(self) -> &'static str {
+        match self {
+            JoinKind::Inner => "",
+            JoinKind::Left => "LEFT ",
+            JoinKind::Right => "RIGHT ",
+            JoinKind::Full => "FULL ",
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -239,6 +268,8 @@ pub enum Node {
     /// Joins wide rows from `left` with local rows of `right`, placed at
     /// `offset`. `keys` (left expr on the wide row, right expr on the local
     /// row, affinity) make it a hash join; `on` filters candidate pairs.
+    /// A RIGHT or FULL join emits the right rows that matched nothing last,
+    /// each in a row of `width` NULLs.
     Join {
         left: Box<Node>,
         right: Box<Node>,
@@ -246,11 +277,14 @@ pub enum Node {
         kind: JoinKind,
         keys: Vec<JoinKey>,
         on: Option<Expr>,
+        width: usize,
     },
     /// Index nested loop: for each wide row of `left`, `right` (a table
     /// scan whose access and filter read that row as the nearest outer row,
     /// `Expr::Outer { depth: 1, .. }`) is run again; its local rows are
-    /// placed at `offset` and `on` filters the pairs.
+    /// placed at `offset` and `on` filters the pairs. Only inner and LEFT
+    /// joins are planned this way (a RIGHT or FULL join is hashed: it must
+    /// find the right rows no left row reached).
     LookupJoin {
         left: Box<Node>,
         right: Box<Node>,
@@ -411,12 +445,12 @@ impl Node {
             Node::Join { keys, kind, on, .. } => format!(
                 "{} {}JOIN{}",
                 if keys.is_empty() { "NESTED LOOP" } else { "HASH" },
-                if *kind == JoinKind::Left { "LEFT " } else { "" },
+                kind.label(),
                 if on.is_some() { " FILTER" } else { "" }
             ),
             Node::LookupJoin { kind, on, .. } => format!(
                 "INDEX NESTED LOOP {}JOIN{}",
-                if *kind == JoinKind::Left { "LEFT " } else { "" },
+                kind.label(),
                 if on.is_some() { " FILTER" } else { "" }
             ),
             Node::Filter { .. } => "FILTER".into(),
@@ -446,11 +480,9 @@ impl Node {
             ),
             Node::WorkingRow { name, .. } => format!("WORKING ROW {name}"),
             Node::TableFunc { func, .. } => format!("SCAN TABLE-VALUED FUNCTION {}", func.name()),
-            Node::Lateral { func, kind, .. } => format!(
-                "{}JOIN TABLE-VALUED FUNCTION {} (per row)",
-                if *kind == JoinKind::Left { "LEFT " } else { "" },
-                func.name()
-            ),
+            Node::Lateral { func, kind, .. } => {
+                format!("{}JOIN TABLE-VALUED FUNCTION {} (per row)", kind.label(), func.name())
+            }
         };
         let next = if line.is_empty() {
             depth

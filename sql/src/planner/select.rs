@@ -305,22 +305,35 @@ pub(super) fn plan_select_in_scope(
             }
         }
         for n in names {
-            let left = rels[..i]
-                .iter()
-                .find_map(|l| {
-                    l.columns
-                        .iter()
-                        .position(|x| x.0.eq_ignore_ascii_case(&n))
-                        .map(|k| l.offset + k)
-                })
-                .ok_or_else(|| Error::InvalidInput(format!("cannot join using column {n}")))?;
+            // The left side: the first earlier relation with the column;
+            // with a RIGHT/FULL join in the query, the first non-NULL of
+            // all earlier ones (each after the first merged by a USING of
+            // its own), as SQLite builds it.
+            let has = |l: &Rel| l.columns.iter().position(|x| x.0.eq_ignore_ascii_case(&n));
+            let lefts: Vec<usize> =
+                rels[..i].iter().filter_map(|l| has(l).map(|k| l.offset + k)).collect();
+            let Some(&left) = lefts.first() else {
+                return Err(Error::InvalidInput(format!("cannot join using column {n}")));
+            };
+            let any_right = rels.iter().any(|r| r.kind.keeps_right());
+            let l = if any_right && lefts.len() > 1 {
+                let merged = |l: &Rel| l.hidden.iter().any(|h| h.eq_ignore_ascii_case(&n));
+                let with: Vec<&Rel> = rels[..i].iter().filter(|l| has(l).is_some()).collect();
+                if with[1..].iter().any(|l| !merged(l)) {
+                    return Err(Error::InvalidInput(format!(
+                        "ambiguous reference to {n} in USING()"
+                    )));
+                }
+                b.using_coalesce(lefts.iter().map(|&c| Expr::Column(c)).collect())
+            } else {
+                Expr::Column(left)
+            };
             let right = rels[i]
                 .columns
                 .iter()
                 .position(|x| x.0.eq_ignore_ascii_case(&n))
                 .map(|k| rels[i].offset + k)
                 .ok_or_else(|| Error::InvalidInput(format!("cannot join using column {n}")))?;
-            let l = Expr::Column(left);
             let r = Expr::Column(right);
             let aff = crate::exec::vals::comparison_affinity(b.aff(&l), b.aff(&r));
             cs.push(Expr::Cmp {
@@ -331,7 +344,10 @@ pub(super) fn plan_select_in_scope(
                 coll: Collation::Binary,
             });
         }
-        if rels[i].kind == JoinKind::Left {
+        // An inner join's ON is a WHERE term, unless a RIGHT/FULL join
+        // comes later: that one's unmatched rows depend on which rows the
+        // inner join made, so the ON must stay at its join.
+        if rels[i].kind != JoinKind::Inner || rels[i + 1..].iter().any(|r| r.kind.keeps_right()) {
             on_c[i] = cs;
         } else {
             where_c.extend(cs);
@@ -585,8 +601,25 @@ fn bind_projection(b: &mut Binder, s: &ast::Select, rels: &[Rel]) -> Result<Vec<
                 if rels.is_empty() {
                     return Err(Error::InvalidInput("no tables specified".into()));
                 }
-                for r in rels {
-                    push_rel_columns(b, r, &mut out);
+                for (i, r) in rels.iter().enumerate() {
+                    let k = out.len();
+                    push_rel_columns(b, r, &mut out, false);
+                    // Left of a RIGHT/FULL join, a column a later USING /
+                    // NATURAL merges reads what its bare name reads (the
+                    // right-most, or the first non-NULL), as in SQLite.
+                    let later = &rels[i + 1..];
+                    if later.iter().any(|l| l.kind.keeps_right()) {
+                        for o in &mut out[k..] {
+                            let merged = later
+                                .iter()
+                                .any(|l| l.hidden.iter().any(|h| h.eq_ignore_ascii_case(&o.name)));
+                            if merged && let Some(x) = b.resolve(None, &o.name)? {
+                                o.aff = b.aff(&x);
+                                o.coll = b.collation(&x);
+                                o.expr = x;
+                            }
+                        }
+                    }
                 }
             }
             ast::SelectItem::QualifiedWildcard(kind, _) => {
@@ -598,7 +631,7 @@ fn bind_projection(b: &mut Binder, s: &ast::Select, rels: &[Rel]) -> Result<Vec<
                     .iter()
                     .find(|r| r.name.eq_ignore_ascii_case(&q))
                     .ok_or_else(|| Error::InvalidInput(format!("no such table: {q}")))?;
-                push_rel_columns(b, r, &mut out);
+                push_rel_columns(b, r, &mut out, true);
             }
             ast::SelectItem::UnnamedExpr(e) => {
                 let x = b.bind_expr(e)?;
@@ -646,9 +679,12 @@ pub(super) fn column_name(b: &Binder, x: &Expr) -> Option<String> {
     None
 }
 
-pub(super) fn push_rel_columns(b: &Binder, r: &Rel, out: &mut Vec<OutCol>) {
+/// The columns `*` (or, `qualified`, `r.*`) shows of `r`: a column USING
+/// or NATURAL merged into an earlier one is shown by `r.*` only, as in
+/// SQLite.
+pub(super) fn push_rel_columns(b: &Binder, r: &Rel, out: &mut Vec<OutCol>, qualified: bool) {
     for (i, c) in r.columns.iter().enumerate().take(r.shown) {
-        if r.hidden.iter().any(|h| h.eq_ignore_ascii_case(&c.0)) {
+        if !qualified && r.hidden.iter().any(|h| h.eq_ignore_ascii_case(&c.0)) {
             continue;
         }
         let x = Expr::Column(r.offset + i);
@@ -733,7 +769,7 @@ pub(super) fn post_agg(e: Expr, keys: &[Expr], nk: usize, width: usize) -> Resul
         Expr::Sub { kind, sub, lhs, aff, coll, negated, outer_offset } => Ok(Expr::Sub {
             kind,
             sub,
-            lhs: lhs.map(|l| post_agg(*l, keys, nk, width).map(Box::new)).transpose()?,
+            lhs: lhs.into_iter().map(|l| post_agg(l, keys, nk, width)).collect::<Result<_>>()?,
             aff,
             coll,
             negated,

@@ -606,6 +606,10 @@ impl Gen {
                 " INNER JOIN ",
                 " CROSS JOIN ",
                 " LEFT OUTER JOIN ",
+                " RIGHT JOIN ",
+                " RIGHT OUTER JOIN ",
+                " FULL JOIN ",
+                " FULL OUTER JOIN ",
             ]);
             if kind == ", " || kind == " CROSS JOIN " {
                 parts.push(t(kind));
@@ -803,7 +807,61 @@ impl Gen {
                 let x = self.pred(depth.saturating_sub(1), scope, outer);
                 return alt(cat(vec![t("NOT ("), x.clone(), t(")")]), vec![x]);
             }
+            80..=87 => return self.row_value_pred(depth, scope, outer),
             _ => self.operand(depth, scope, outer),
+        };
+        alt(full, vec![t(*self.rng.pick(&["1", "0", "NULL"]))])
+    }
+
+    /// `(x, y …)` of `n` operands.
+    fn row_value(&mut self, n: usize, scope: &Scope, outer: &Scope) -> Sql {
+        let items: Vec<Sql> = (0..n).map(|_| self.operand(0, scope, outer)).collect();
+        cat(vec![t("("), join(items, ", "), t(")")])
+    }
+
+    /// A row-value predicate: a comparison, BETWEEN, IN a list of rows or
+    /// IN / compared with a two-or-more-column subquery.
+    fn row_value_pred(&mut self, depth: usize, scope: &Scope, outer: &Scope) -> Sql {
+        let n = 2 + self.rng.below(2);
+        let l = self.row_value(n, scope, outer);
+        let full = match self.rng.below(10) {
+            0..=4 => {
+                let op =
+                    *self.rng.pick(&["=", "==", "<>", "!=", "<", "<=", ">", ">=", "IS", "IS NOT"]);
+                let r = self.row_value(n, scope, outer);
+                cat(vec![l, t(format!(" {op} ")), r])
+            }
+            5 => {
+                let a = self.row_value(n, scope, outer);
+                let b = self.row_value(n, scope, outer);
+                let not = if self.rng.pct(30) { " NOT" } else { "" };
+                cat(vec![l, t(format!("{not} BETWEEN ")), a, t(" AND "), b])
+            }
+            6 => {
+                let k = 1 + self.rng.below(3);
+                let items: Vec<Sql> = (0..k).map(|_| self.row_value(n, scope, outer)).collect();
+                let not = if self.rng.pct(30) { " NOT" } else { "" };
+                cat(vec![l, t(format!("{not} IN (")), join(items, ", "), t(")")])
+            }
+            _ if depth > 0 => {
+                let mut inner_outer = outer.clone();
+                inner_outer.extend(scope.iter().cloned());
+                if self.rng.pct(60) {
+                    let sub = self.select_core(n, &inner_outer, 1, Agg::Allow);
+                    let not = if self.rng.pct(40) { "NOT " } else { "" };
+                    cat(vec![l, t(format!(" {not}IN (")), sub, t(")")])
+                } else {
+                    // A row subquery: an ungrouped aggregate, one row for
+                    // sure (a first row of several is the plan's pick).
+                    let sub = self.select_core(n, &inner_outer, 1, Agg::Force);
+                    let op = *self.rng.pick(&["=", "<>", "<", ">="]);
+                    cat(vec![l, t(format!(" {op} (")), sub, t(")")])
+                }
+            }
+            _ => {
+                let r = self.row_value(n, scope, outer);
+                cat(vec![l, t(" = "), r])
+            }
         };
         alt(full, vec![t(*self.rng.pick(&["1", "0", "NULL"]))])
     }
