@@ -149,9 +149,9 @@ fn jsonl(session: &mut Session, input: impl BufRead, out: &mut impl Write) -> Re
 fn run_request(session: &mut Session, sql: &str, params: &Params) -> String {
     let mut last = Outcome::Ok;
     for stmt in Splitter::new(sql.as_bytes()) {
-        let result = stmt.map_err(asadb::Error::from).and_then(|stmt| {
-            session.execute(&stmt.text, params).map_err(asadb::Error::from)
-        });
+        let result = stmt
+            .map_err(asadb::Error::from)
+            .and_then(|stmt| session.execute(&stmt.text, params).map_err(asadb::Error::from));
         match result {
             Ok(outcome) => last = outcome,
             Err(e) => return error_line(crate::query::engine_status(&e).1, &e.to_string()),

@@ -83,9 +83,11 @@ pub fn statement_done(n: u64) {
 }
 
 /// The statement just counted failed after all (a foreign key check at
-/// its end): it counts as no change.
-pub fn statement_undone() {
+/// its end): it counts as no change, and `last_insert_rowid` is what it
+/// was before it.
+pub fn statement_undone(last_insert_rowid: i64) {
     update(|c| {
+        c.last_insert_rowid = last_insert_rowid;
         c.total_changes = c.total_changes.saturating_sub(c.changes);
         c.changes = 0;
     });

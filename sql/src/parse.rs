@@ -550,7 +550,8 @@ impl Dialect for SqliteGrammar {
         true
     }
     fn is_column_alias(&self, kw: &Keyword, parser: &mut Parser) -> bool {
-        SQLiteDialect {}.is_column_alias(kw, parser)
+        // `INSERT INTO t SELECT 1, 2 ON CONFLICT …`: ON is no alias.
+        *kw != Keyword::ON && SQLiteDialect {}.is_column_alias(kw, parser)
     }
     fn supports_over_keyword_as_column_alias(&self) -> bool {
         true

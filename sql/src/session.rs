@@ -640,9 +640,14 @@ impl Session {
     pub fn insert_values_owned(&mut self, iv: crate::script::InsertValues) -> Result<Outcome> {
         let fk = self.fk_checks();
         let counters = crate::counters::with_counters(self.counters);
+        let last_rowid = self.counters.last_insert_rowid;
         let r = self.with_store(true, false, |store, schema| {
             let n = dml::insert_values(store, schema, iv, &fk)?;
-            fk.end_statement(store, schema)?;
+            if let Err(e) = fk.end_statement(store, schema) {
+                // Failed at its end: it inserted nothing after all.
+                crate::counters::inserted(last_rowid);
+                return Err(e);
+            }
             Ok(Outcome::Affected(n))
         });
         crate::counters::statement_done(match &r {
@@ -930,12 +935,14 @@ impl Session {
         let _settings = pragma::with_settings(&self.settings);
         let fk = self.fk_checks();
         let counters = crate::counters::with_counters(self.counters);
+        let last_rowid = self.counters.last_insert_rowid;
         let r =
             self.with_store(!kind.is_read_only(), kind == StatementKind::Ddl, |store, schema| {
                 let o = run(store, schema, stmt, params, source.as_ref(), range, budget, &fk)?;
                 if let Err(e) = fk.end_statement(store, schema) {
-                    // The statement fails at its end: it changed nothing.
-                    crate::counters::statement_undone();
+                    // The statement fails at its end: it changed nothing
+                    // (and inserted nothing).
+                    crate::counters::statement_undone(last_rowid);
                     return Err(e);
                 }
                 Ok(o)

@@ -97,7 +97,6 @@ fn several_on_conflict_clauses() {
     check(&[
         "CREATE TABLE t(a INTEGER PRIMARY KEY, b UNIQUE, c)",
         "INSERT INTO t VALUES (1, 'x', 0), (2, 'y', 0)",
-        "INSERT INTO t VALUES (3, 'y', 8) ON CONFLICT DO NOTHING ON CONFLICT(b) DO NOTHING",
         "INSERT INTO t VALUES (3, 'y', 8) ON CONFLICT(a) DO NOTHING ON CONFLICT(b) DO UPDATE SET c = 9 ON CONFLICT DO NOTHING",
         "INSERT INTO t VALUES (1, 'p', 8) ON CONFLICT(b) DO UPDATE SET c = 10 ON CONFLICT(a) DO UPDATE SET c = 11 RETURNING a, c",
         "INSERT INTO t VALUES (1, 'y', 8) ON CONFLICT(b) DO UPDATE SET c = 12 ON CONFLICT(a) DO UPDATE SET c = 13 RETURNING a, c",
@@ -125,7 +124,6 @@ fn partial_index_targets() {
         "INSERT INTO u AS w VALUES (1000, 6, 13) ON CONFLICT(z) WHERE z > 0 DO UPDATE SET x = w.x + excluded.x WHERE w.x < 500 RETURNING *",
         "INSERT INTO u AS w VALUES (1000, 6, 13) ON CONFLICT(z) WHERE z > 0 DO UPDATE SET x = w.x + excluded.x WHERE w.x < 500 RETURNING *",
         "INSERT INTO u AS w VALUES (1000, 6, 13) ON CONFLICT(z) WHERE z > 0 DO UPDATE SET x = 1 RETURNING excluded.x",
-        "INSERT INTO u w VALUES (1, 1, 1)",
         "SELECT * FROM u ORDER BY rowid",
         "CREATE TABLE k(a, b, PRIMARY KEY(a, b)) WITHOUT ROWID",
         "INSERT INTO k VALUES (1, 2)",
@@ -142,7 +140,6 @@ fn insert_select_needs_where_before_on_conflict() {
         "CREATE TABLE t(a INTEGER PRIMARY KEY, b UNIQUE, c)",
         "CREATE TABLE s(a, b, c)",
         "INSERT INTO s VALUES (1, 2, 3), (1, 5, 6), (4, 2, 7)",
-        "INSERT INTO t SELECT * FROM s ON CONFLICT DO NOTHING",
         "INSERT INTO t SELECT * FROM s WHERE true ON CONFLICT DO NOTHING",
         "SELECT * FROM t",
         "INSERT INTO t SELECT * FROM s WHERE true ON CONFLICT(a) DO UPDATE SET c = t.c + excluded.c",
@@ -330,4 +327,30 @@ fn replace_into_and_set_tuples() {
         "INSERT INTO t VALUES (3, 'q', 0) ON CONFLICT(a) DO UPDATE SET (b, c) = (excluded.b, excluded.c + 1) RETURNING *",
         "SELECT * FROM t",
     ]);
+}
+
+/// Syntax errors SQLite's grammar gives (SQLite's messages add the
+/// statement and an offset: only error-ness is compared).
+#[test]
+fn upsert_syntax_errors() {
+    check_script(
+        &[
+            "CREATE TABLE t(a INTEGER PRIMARY KEY, b UNIQUE, c)",
+            "CREATE TABLE s(a, b, c)",
+            "INSERT INTO s VALUES (1, 2, 3)",
+            // The parse ambiguity of lang_upsert: ON after FROM is a join's.
+            "INSERT INTO t SELECT * FROM s ON CONFLICT DO NOTHING",
+            "INSERT INTO t SELECT * FROM s ON CONFLICT(a) DO NOTHING",
+            "INSERT INTO t SELECT * FROM s WHERE 1 ON CONFLICT(a) DO NOTHING",
+            // Only the last clause may omit its target.
+            "INSERT INTO t VALUES (3, 'y', 8) ON CONFLICT DO NOTHING ON CONFLICT(b) DO NOTHING",
+            "INSERT INTO t VALUES (3, 'y', 8) ON CONFLICT DO UPDATE SET c = 1 ON CONFLICT(b) DO NOTHING",
+            // An INSERT's alias needs AS.
+            "INSERT INTO t w VALUES (1, 1, 1)",
+            "INSERT INTO t AS w VALUES (1, 1, 1) ON CONFLICT DO UPDATE SET c = w.c + 1",
+            "INSERT INTO t VALUES (4, 4, 4) ON CONFLICT(a) DO UPDATE SET c = 1 WHERE",
+            "SELECT * FROM t",
+        ],
+        Opts { sorted: false, messages: false },
+    );
 }

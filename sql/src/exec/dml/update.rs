@@ -16,9 +16,7 @@
 
 use sqlparser::ast;
 
-use super::{
-    Conflict, DmlResult, ParamResolver, Returning, Target, finish, writable_table,
-};
+use super::{Conflict, DmlResult, ParamResolver, Returning, Target, finish, writable_table};
 use crate::catalog::{Schema, TableDef, object_name};
 use crate::exec::fkey::{Checks, Write};
 use crate::exec::index::table_scope;
@@ -39,7 +37,9 @@ pub(super) fn set_targets<'e>(
     for a in assignments {
         let names: Vec<String> = match &a.target {
             ast::AssignmentTarget::ColumnName(n) => vec![object_name(n)?],
-            ast::AssignmentTarget::Tuple(ns) => ns.iter().map(object_name).collect::<Result<_>>()?,
+            ast::AssignmentTarget::Tuple(ns) => {
+                ns.iter().map(object_name).collect::<Result<_>>()?
+            }
         };
         let values: Vec<&ast::Expr> = match (&a.target, &a.value) {
             (ast::AssignmentTarget::ColumnName(_), v) => vec![v],

@@ -215,7 +215,11 @@ fn upsert_scope(t: &Arc<TableDef>, name: &str) -> Scope {
 fn all_arbiters<'t>(ins: &'t Target) -> impl Iterator<Item = Arbiter> + 't {
     let rowid = (!ins.table.without_rowid).then_some(Arbiter::Rowid);
     rowid.into_iter().chain(
-        ins.indexes.iter().enumerate().filter(|(_, ik)| ik.unique()).map(|(i, _)| Arbiter::Index(i)),
+        ins.indexes
+            .iter()
+            .enumerate()
+            .filter(|(_, ik)| ik.unique())
+            .map(|(i, _)| Arbiter::Index(i)),
     )
 }
 
@@ -283,7 +287,8 @@ fn arbiter(
                 _ => continue,
             }
         }
-        if ix.columns.iter().all(|c| cols.contains(c)) && cols.iter().all(|c| ix.columns.contains(c))
+        if ix.columns.iter().all(|c| cols.contains(c))
+            && cols.iter().all(|c| ix.columns.contains(c))
         {
             return Ok(Arbiter::Index(i));
         }
