@@ -69,6 +69,9 @@ struct DoUpdate<'a> {
     filter: Option<Expr>,
 }
 
+/// A DO UPDATE's SET list and WHERE, bound.
+type Bound = (Vec<(usize, Expr)>, Option<Expr>);
+
 /// What became of one row.
 pub(super) enum Resolved {
     /// No clause applies: insert it.
@@ -114,7 +117,7 @@ impl<'a> Upsert<'a> {
                     let set_cols: Vec<usize> = targets.iter().map(|(c, _)| *c).collect();
                     let target = Target::new(b, schema, t, fk, Write::Update(&set_cols))?;
                     b.push_scope(upsert_scope(t, name));
-                    let bound = (|| -> Result<(Vec<(usize, Expr)>, Option<Expr>)> {
+                    let bound = (|| -> Result<Bound> {
                         let sets = targets
                             .iter()
                             .map(|(c, e)| Ok((*c, b.bind_expr(e)?)))
@@ -273,9 +276,8 @@ fn arbiter(
     if rowid {
         return Err(Error::InvalidInput(NO_MATCH.into()));
     }
-    let same_expr = |a: &ast::Expr, b: &ast::Expr| {
-        a.to_string().to_ascii_lowercase() == b.to_string().to_ascii_lowercase()
-    };
+    let same_expr =
+        |a: &ast::Expr, b: &ast::Expr| a.to_string().eq_ignore_ascii_case(&b.to_string());
     for (i, ik) in ins.indexes.iter().enumerate() {
         let ix = &ik.index;
         if !ix.unique || ix.has_exprs() || ix.columns.len() != cols.len() {
