@@ -375,8 +375,9 @@ impl http_body::Body for PageBody {
 }
 
 /// JSON parameters: an array binds `?`/`?N`, an object binds `:name`
-/// (each name once).
-fn json_params(params: Option<&RawValue>) -> Result<Params> {
+/// (each name once). `/api/query` and `asadb sql --jsonl` both read them
+/// here.
+pub(crate) fn json_params(params: Option<&RawValue>) -> Result<Params> {
     let Some(raw) = params else { return Ok(Params::None) };
     let text = raw.get().trim_start();
     if text.starts_with('[') {

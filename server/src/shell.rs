@@ -5,8 +5,11 @@
 //!   script's own `BEGIN … COMMIT` works); rows print as `a|b|c` lines
 //!   under a header line of column names; the first error stops the run
 //!   (exit status 1).
-//! - `--jsonl`: one JSON request per stdin line, `{"sql": "..."}` (one or
-//!   more statements; the last one's result is returned), and one JSON
+//! - `--jsonl`: one JSON request per stdin line, `{"sql": "...",
+//!   "params": …}` (one or more statements; the last one's result is
+//!   returned; `params`, optional, as `/api/query` takes them: an array
+//!   binds `?`/`?N`, an object binds `:name`/`@name`/`$name`, the same
+//!   values bound to every statement of the request), and one JSON
 //!   line per request: `{"columns": [...], "rows": [[...]]}` for a
 //!   statement with rows (values encoded like Reservoir result rows),
 //!   `{"rows_affected": N}` for others, or `{"error": {"code",
@@ -117,6 +120,9 @@ fn plain(v: &asadb::Value) -> String {
 #[serde(deny_unknown_fields)]
 struct Request {
     sql: String,
+    /// Kept raw so integers are read exactly (`crate::query::json_params`).
+    #[serde(default)]
+    params: Option<Box<serde_json::value::RawValue>>,
 }
 
 /// The JSON-lines protocol: one request per input line.
@@ -127,7 +133,10 @@ fn jsonl(session: &mut Session, input: impl BufRead, out: &mut impl Write) -> Re
             continue;
         }
         let answer = match serde_json::from_str::<Request>(&line) {
-            Ok(req) => run_request(session, &req.sql),
+            Ok(req) => match crate::query::json_params(req.params.as_deref()) {
+                Ok(params) => run_request(session, &req.sql, &params),
+                Err(e) => error_line(e.code(), &e.to_string()),
+            },
             Err(e) => error_line("invalid_input", &format!("invalid request line: {e}")),
         };
         writeln!(out, "{answer}")?;
@@ -137,12 +146,12 @@ fn jsonl(session: &mut Session, input: impl BufRead, out: &mut impl Write) -> Re
 }
 
 /// Runs every statement of `sql`; answers the last one's result.
-fn run_request(session: &mut Session, sql: &str) -> String {
+fn run_request(session: &mut Session, sql: &str, params: &Params) -> String {
     let mut last = Outcome::Ok;
     for stmt in Splitter::new(sql.as_bytes()) {
-        let result = stmt.map_err(asadb::Error::from).and_then(|stmt| {
-            session.execute(&stmt.text, &Params::None).map_err(asadb::Error::from)
-        });
+        let result = stmt
+            .map_err(asadb::Error::from)
+            .and_then(|stmt| session.execute(&stmt.text, params).map_err(asadb::Error::from));
         match result {
             Ok(outcome) => last = outcome,
             Err(e) => return error_line(crate::query::engine_status(&e).1, &e.to_string()),

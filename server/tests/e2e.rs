@@ -1162,6 +1162,31 @@ fn sql_shell_runs_text_files_stdin_and_jsonl() {
     assert_eq!(lines[0], serde_json::json!({"rows_affected": 1}));
     assert!(lines[1]["error"]["message"].is_string());
     assert_eq!(lines[2], serde_json::json!({"columns": ["count(*)"], "rows": [[3]]}));
+
+    // Parameters, positional and named, as /api/query takes them.
+    let (code, out) = sql(
+        &["--jsonl"],
+        concat!(
+            "{\"sql\": \"INSERT INTO t VALUES (?, ?2)\", \"params\": [4, \"four\"]}\n",
+            "{\"sql\": \"INSERT INTO t VALUES (:a, $b)\", \"params\": {\"a\": 5, \"$b\": \"five\"}}\n",
+            "{\"sql\": \"SELECT a, b, typeof(a) FROM t WHERE a >= ? ORDER BY a\", \"params\": [4]}\n",
+            "{\"sql\": \"SELECT :x\", \"params\": {\"x\": 1, \":x\": 2}}\n",
+            "{\"sql\": \"SELECT ?\", \"params\": 7}\n",
+            "{\"sql\": \"SELECT ?1 + 1\", \"params\": [9007199254740993]}\n",
+        ),
+    );
+    assert_eq!(code, Some(0));
+    let lines: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines[0], serde_json::json!({"rows_affected": 1}));
+    assert_eq!(lines[1], serde_json::json!({"rows_affected": 1}));
+    assert_eq!(
+        lines[2],
+        serde_json::json!({"columns": ["a", "b", "typeof(a)"],
+            "rows": [[4, "four", "integer"], [5, "five", "integer"]]})
+    );
+    assert_eq!(lines[3]["error"]["code"], "invalid_input", "{}", lines[3]);
+    assert_eq!(lines[4]["error"]["code"], "invalid_input", "{}", lines[4]);
+    assert_eq!(lines[5]["rows"], serde_json::json!([[9007199254740994_i64]]));
 }
 
 #[test]

@@ -59,6 +59,7 @@
 
 pub mod btree;
 pub mod catalog;
+pub mod counters;
 mod error;
 pub mod exec;
 pub mod expr;

@@ -32,7 +32,7 @@ use sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer};
 use crate::{Error, Result};
 
 mod statements;
-pub use statements::trigger_if_not_exists;
+pub use statements::{trigger_if_not_exists, upsert_clauses};
 
 /// Parses every statement of `sql` with SQLite's grammar.
 pub fn parse_sql(sql: &str) -> Result<Vec<ast::Statement>> {
@@ -245,6 +245,16 @@ impl StatementKind {
     pub fn of(stmt: &ast::Statement) -> StatementKind {
         use ast::Statement as S;
         match stmt {
+            // `WITH … INSERT/UPDATE/DELETE` reads as a query whose body is
+            // the statement.
+            S::Query(q)
+                if matches!(
+                    q.body.as_ref(),
+                    ast::SetExpr::Insert(_) | ast::SetExpr::Update(_) | ast::SetExpr::Delete(_)
+                ) =>
+            {
+                StatementKind::Dml
+            }
             S::Query(_) | S::Explain { .. } => StatementKind::Query,
             S::Insert(_) | S::Update(_) | S::Delete(_) => StatementKind::Dml,
             S::CreateTable(_)
@@ -587,12 +597,18 @@ impl Dialect for SqliteGrammar {
         true
     }
     fn is_column_alias(&self, kw: &Keyword, parser: &mut Parser) -> bool {
-        SQLiteDialect {}.is_column_alias(kw, parser)
+        // `INSERT INTO t SELECT 1, 2 ON CONFLICT …`: ON is no alias.
+        *kw != Keyword::ON && SQLiteDialect {}.is_column_alias(kw, parser)
     }
     fn supports_over_keyword_as_column_alias(&self) -> bool {
         true
     }
     fn supports_indexed_by(&self) -> bool {
+        true
+    }
+    fn supports_insert_table_alias(&self) -> bool {
+        // `INSERT INTO t AS x … ON CONFLICT … DO UPDATE SET a = x.a + 1`;
+        // SQLite wants the AS (refused without it when the INSERT runs).
         true
     }
     fn is_table_alias(&self, kw: &Keyword, parser: &mut Parser) -> bool {

@@ -157,6 +157,7 @@ impl Engine {
             interrupt: None,
             settings: pragma::Settings::default(),
             deferred_fk: Vec::new(),
+            counters: Default::default(),
         }
     }
 
@@ -238,6 +239,8 @@ pub struct Session {
     /// Keys of deferred foreign keys the open transaction's statements
     /// may have left without a parent, checked at COMMIT ([`fkey`]).
     deferred_fk: Vec<fkey::Pending>,
+    /// `last_insert_rowid()`, `changes()`, `total_changes()`.
+    counters: crate::counters::Counters,
 }
 
 /// A streaming query result.
@@ -250,6 +253,9 @@ pub struct Rows<'s> {
     done: bool,
     budget: usize,
     interrupt: Option<Interrupt>,
+    /// The session's counters when the query began (what
+    /// `changes()` and its kin answer).
+    counters: crate::counters::Counters,
 }
 
 enum StoreRef<'s> {
@@ -284,6 +290,7 @@ impl Rows<'_> {
         };
         let mut cx = Context::new(store, &self.params, &self.cache);
         cx.budget = self.budget;
+        let _counters = crate::counters::with_counters(self.counters);
         f(&mut *self.op, &cx)
     }
 
@@ -429,6 +436,13 @@ fn resolve_params(map: &ParamMap, params: &Params) -> Result<Vec<Value>> {
     })
 }
 
+/// A DML statement's outcome, counted in the session's counters (a failed
+/// one counts as no change, as in SQLite).
+fn counted(r: Result<DmlResult>) -> Result<Outcome> {
+    crate::counters::statement_done(r.as_ref().map_or(0, |r| r.affected));
+    r.map(dml_outcome)
+}
+
 fn dml_outcome(r: DmlResult) -> Outcome {
     match r.returning {
         Some(rows) => Outcome::Rows { columns: r.columns, rows },
@@ -454,6 +468,32 @@ fn run(
     let resolver = |m: &ParamMap| resolve_params(m, params);
     let _text = crate::planner::bind::with_statement_text(source.cloned());
     match stmt {
+        ast::Statement::Query(q) if matches!(q.body.as_ref(), ast::SetExpr::Update(_)) => {
+            let ast::SetExpr::Update(ast::Statement::Update(u)) = q.body.as_ref() else {
+                return Err(Error::Unsupported("WITH … UPDATE of this form".into()));
+            };
+            if !u.order_by.is_empty() || u.limit.is_some() {
+                return Err(Error::Unsupported("UPDATE … ORDER BY / LIMIT".into()));
+            }
+            counted(dml::update(store, schema, u, q.with.as_ref(), &resolver, fk))
+        }
+        ast::Statement::Query(q) if matches!(q.body.as_ref(), ast::SetExpr::Delete(_)) => {
+            let ast::SetExpr::Delete(ast::Statement::Delete(d)) = q.body.as_ref() else {
+                return Err(Error::Unsupported("WITH … DELETE of this form".into()));
+            };
+            if !d.order_by.is_empty() || d.limit.is_some() {
+                return Err(Error::Unsupported("DELETE … ORDER BY / LIMIT".into()));
+            }
+            counted(dml::delete(store, schema, d, q.with.as_ref(), &resolver, fk))
+        }
+        ast::Statement::Query(q) if matches!(q.body.as_ref(), ast::SetExpr::Insert(_)) => {
+            let ast::SetExpr::Insert(ast::Statement::Insert(ins)) = q.body.as_ref() else {
+                return Err(Error::Unsupported("WITH … INSERT of this form".into()));
+            };
+            // `WITH … INSERT … DEFAULT VALUES` (a source-less INSERT): the
+            // CTEs have nowhere to be seen.
+            counted(dml::insert(store, schema, ins, &resolver, fk))
+        }
         ast::Statement::Query(q) => {
             let (columns, mut op, pv) = plan_select(store, schema, q, params, source)?;
             let cache = ExecState::default();
@@ -478,9 +518,7 @@ fn run(
                 rows: lines.into_iter().map(|l| vec![Value::Text(l)]).collect(),
             })
         }
-        ast::Statement::Insert(ins) => {
-            Ok(dml_outcome(dml::insert(store, schema, ins, &resolver, fk)?))
-        }
+        ast::Statement::Insert(ins) => counted(dml::insert(store, schema, ins, &resolver, fk)),
         ast::Statement::Update(u) if !u.order_by.is_empty() || u.limit.is_some() => {
             // As SQLite builds without SQLITE_ENABLE_UPDATE_DELETE_LIMIT.
             Err(Error::Unsupported("UPDATE … ORDER BY / LIMIT".into()))
@@ -488,18 +526,8 @@ fn run(
         ast::Statement::Delete(d) if !d.order_by.is_empty() || d.limit.is_some() => {
             Err(Error::Unsupported("DELETE … ORDER BY / LIMIT".into()))
         }
-        ast::Statement::Update(u) => Ok(dml_outcome(dml::update(
-            store,
-            schema,
-            &u.table,
-            &u.assignments,
-            u.selection.as_ref(),
-            u.or.as_ref(),
-            u.returning.as_ref(),
-            &resolver,
-            fk,
-        )?)),
-        ast::Statement::Delete(d) => Ok(dml_outcome(dml::delete(store, schema, d, &resolver, fk)?)),
+        ast::Statement::Update(u) => counted(dml::update(store, schema, u, None, &resolver, fk)),
+        ast::Statement::Delete(d) => counted(dml::delete(store, schema, d, None, &resolver, fk)),
         ast::Statement::CreateTable(ct) => {
             ddl::create_table(store, schema, ct, text, budget).map(|_| Outcome::Ok)
         }
@@ -579,6 +607,12 @@ impl Session {
         self.txn.is_some()
     }
 
+    /// The session's counters ([`crate::counters`]): what
+    /// `last_insert_rowid()`, `changes()` and `total_changes()` answer.
+    pub fn counters(&self) -> crate::counters::Counters {
+        self.counters
+    }
+
     /// Runs every statement of `sql`; returns the last one's outcome.
     pub fn execute(&mut self, sql: &str, params: &Params) -> Result<Outcome> {
         // One `INSERT … VALUES` of plain literals: skip sqlparser (the fast
@@ -608,11 +642,22 @@ impl Session {
     /// [`Session::insert_values`] taking the rows by value (no copy).
     pub fn insert_values_owned(&mut self, iv: crate::script::InsertValues) -> Result<Outcome> {
         let fk = self.fk_checks();
+        let counters = crate::counters::with_counters(self.counters);
+        let last_rowid = self.counters.last_insert_rowid;
         let r = self.with_store(true, false, |store, schema| {
             let n = dml::insert_values(store, schema, iv, &fk)?;
-            fk.end_statement(store, schema)?;
+            if let Err(e) = fk.end_statement(store, schema) {
+                // Failed at its end: it inserted nothing after all.
+                crate::counters::inserted(last_rowid);
+                return Err(e);
+            }
             Ok(Outcome::Affected(n))
         });
+        crate::counters::statement_done(match &r {
+            Ok(Outcome::Affected(n)) => *n,
+            _ => 0,
+        });
+        self.counters = counters.get();
         self.after_statement(&fk, r.is_ok());
         r
     }
@@ -667,6 +712,7 @@ impl Session {
                 done: false,
                 budget: 0,
                 interrupt: None,
+                counters: self.counters,
             });
         };
         let _settings = pragma::with_settings(&self.settings);
@@ -686,6 +732,7 @@ impl Session {
                     done: false,
                     budget: self.engine.memory_budget(),
                     interrupt: self.interrupt.clone(),
+                    counters: self.counters,
                 })
             }
             None => {
@@ -701,6 +748,7 @@ impl Session {
                     done: false,
                     budget: self.engine.memory_budget(),
                     interrupt: self.interrupt.clone(),
+                    counters: self.counters,
                 })
             }
         }
@@ -955,12 +1003,21 @@ impl Session {
         let kind = StatementKind::of(stmt);
         let _settings = pragma::with_settings(&self.settings);
         let fk = self.fk_checks();
+        let counters = crate::counters::with_counters(self.counters);
+        let last_rowid = self.counters.last_insert_rowid;
         let r =
             self.with_store(!kind.is_read_only(), kind == StatementKind::Ddl, |store, schema| {
                 let o = run(store, schema, stmt, params, source.as_ref(), range, budget, &fk)?;
-                fk.end_statement(store, schema)?;
+                if let Err(e) = fk.end_statement(store, schema) {
+                    // The statement fails at its end: it changed nothing
+                    // (and inserted nothing).
+                    crate::counters::statement_undone(last_rowid);
+                    return Err(e);
+                }
                 Ok(o)
             });
+        self.counters = counters.get();
+        drop(counters);
         // SQLite ends an autocommit statement's transaction (and so
         // switches defer_foreign_keys off) only when the statement read or
         // wrote the database file: `SELECT 1` leaves it on.

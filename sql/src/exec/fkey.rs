@@ -479,22 +479,22 @@ impl<'a> TableKeys<'a> {
             Ok((0..m.names.len()).map(|i| params.get(i).cloned().unwrap_or(Value::Null)).collect())
         };
         let (schema, checks) = (self.schema, self.checks);
-        checks.nested(|| match stmt {
-            ast::Statement::Delete(d) => super::dml::delete(store, schema, d, &resolver, checks),
-            ast::Statement::Update(u) => super::dml::update(
-                store,
-                schema,
-                &u.table,
-                &u.assignments,
-                u.selection.as_ref(),
-                None,
-                None,
-                &resolver,
-                checks,
-            ),
+        // An action counts as a trigger program's statement does.
+        let saved = crate::counters::save();
+        let r = checks.nested(|| match stmt {
+            ast::Statement::Delete(d) => {
+                super::dml::delete(store, schema, d, None, &resolver, checks)
+            }
+            ast::Statement::Update(u) => {
+                super::dml::update(store, schema, u, None, &resolver, checks)
+            }
             _ => Err(Error::Corrupt("foreign key action is no DELETE or UPDATE".into())),
-        })?;
-        Ok(())
+        });
+        if let Ok(done) = &r {
+            crate::counters::statement_done(done.affected);
+        }
+        crate::counters::restore(saved);
+        r.map(|_| ())
     }
 }
 

@@ -32,6 +32,8 @@ use std::sync::Arc;
 
 use sqlparser::ast;
 
+use crate::counters;
+
 use super::ddl::StmtText;
 use super::fkey::Checks;
 use super::{Context, ExecState, build, vals};
@@ -270,6 +272,8 @@ fn fire(
 ) -> Result<bool> {
     let _row = with_trigger_row(Some(row.clone()));
     let _text = with_statement_text(Some(Arc::from(tr.sql.as_str())));
+    // A trigger program's inserts and counts last while it runs.
+    let saved = counters::save();
     let r = (|| {
         if let Some(w) = &tr.when {
             let mut b = Binder::new(schema, store);
@@ -288,23 +292,16 @@ fn fire(
         for s in &tr.body {
             match s {
                 ast::Statement::Insert(ins) => {
-                    super::dml::insert(store, schema, ins, &none, checks)?;
+                    let n = super::dml::insert(store, schema, ins, &none, checks)?.affected;
+                    counters::statement_done(n);
                 }
                 ast::Statement::Update(u) => {
-                    super::dml::update(
-                        store,
-                        schema,
-                        &u.table,
-                        &u.assignments,
-                        u.selection.as_ref(),
-                        u.or.as_ref(),
-                        u.returning.as_ref(),
-                        &none,
-                        checks,
-                    )?;
+                    let n = super::dml::update(store, schema, u, None, &none, checks)?.affected;
+                    counters::statement_done(n);
                 }
                 ast::Statement::Delete(d) => {
-                    super::dml::delete(store, schema, d, &none, checks)?;
+                    let n = super::dml::delete(store, schema, d, None, &none, checks)?.affected;
+                    counters::statement_done(n);
                 }
                 ast::Statement::Query(q) => {
                     let mut b = Binder::new(schema, store);
@@ -322,6 +319,7 @@ fn fire(
         }
         Ok(())
     })();
+    counters::restore(saved);
     match r {
         Ok(()) => Ok(true),
         Err(Error::Raise(RaiseKind::Ignore, _)) => Ok(false),

@@ -198,7 +198,14 @@ impl Func {
     /// the same arguments (`random()`, the current time).
     pub fn is_deterministic(self) -> bool {
         match self {
-            Func::Scalar(f) => !matches!(f, Scalar::Random | Scalar::RandomBlob),
+            Func::Scalar(f) => !matches!(
+                f,
+                Scalar::Random
+                    | Scalar::RandomBlob
+                    | Scalar::LastInsertRowid
+                    | Scalar::Changes
+                    | Scalar::TotalChanges
+            ),
             // Any of them may read 'now' or the local time zone.
             Func::DateTime(_) => false,
             Func::Math(_) => true,

@@ -46,6 +46,10 @@ pub enum Scalar {
     Quote,
     Random,
     RandomBlob,
+    /// The session's counters ([`crate::counters`]).
+    LastInsertRowid,
+    Changes,
+    TotalChanges,
     Replace,
     Round,
     Sign,
@@ -98,6 +102,9 @@ const TABLE: &[(&str, Scalar, Arity)] = {
         ("nullif", S::NullIf, |n| n == 2),
         ("quote", S::Quote, |n| n == 1),
         ("random", S::Random, |n| n == 0),
+        ("last_insert_rowid", S::LastInsertRowid, |n| n == 0),
+        ("changes", S::Changes, |n| n == 0),
+        ("total_changes", S::TotalChanges, |n| n == 0),
         ("randomblob", S::RandomBlob, |n| n == 1),
         ("replace", S::Replace, |n| n == 3),
         ("round", S::Round, |n| n == 1 || n == 2),
@@ -195,6 +202,9 @@ impl Scalar {
                 Ok(if ne { args[0].clone() } else { Value::Null })
             }
             S::Quote => Ok(Value::Text(quote(&args[0]))),
+            S::LastInsertRowid => Ok(Value::Integer(crate::counters::current().last_insert_rowid)),
+            S::Changes => Ok(Value::Integer(crate::counters::current().changes as i64)),
+            S::TotalChanges => Ok(Value::Integer(crate::counters::current().total_changes as i64)),
             S::Random => {
                 let r = rng::next() as i64;
                 Ok(Value::Integer(if r < 0 { -(r & i64::MAX) } else { r }))

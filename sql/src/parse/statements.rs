@@ -10,16 +10,21 @@
 //! | `REINDEX [[schema.]name]` | `Statement::Vacuum` with `reindex` set, `table_name` the name |
 //! | `ANALYZE [[schema.]name]` | `Statement::Analyze` |
 //! | `CREATE [TEMP] TRIGGER [IF NOT EXISTS] …` | `Statement::CreateTrigger`, IF NOT EXISTS as `or_alter` (SQLite has no `OR ALTER`; see [`trigger_if_not_exists`]) |
+//! | `INSERT … ON CONFLICT … ON CONFLICT … [RETURNING …]` (several upsert clauses) | `Statement::Insert`: the first clause in `on` (as `sqlparser` reads it), each further one in `partitioned` as a subquery whose body is an INSERT holding the clause in its `on` (see [`upsert_clauses`]) |
 //!
 //! `sqlparser` itself accepts only numbers and strings as pragma values
 //! (`PRAGMA foreign_keys=OFF`, the first line of every `sqlite3 .dump`, is
 //! a syntax error there), has no `VACUUM INTO` or `REINDEX`, reads
 //! PostgreSQL's column lists after `ANALYZE t`, and no `IF NOT EXISTS` on
-//! triggers.
+//! triggers. Its INSERT reads one ON CONFLICT clause (SQLite allows
+//! several, only the last without a target) and accepts a SELECT source
+//! whose FROM is followed directly by ON CONFLICT, which SQLite's grammar
+//! reads as a join constraint (a syntax error: SQLite's documentation
+//! asks for `WHERE true` there).
 
 use sqlparser::ast::{self, Statement, Value};
 use sqlparser::keywords::Keyword;
-use sqlparser::parser::{Parser, ParserError};
+use sqlparser::parser::{IsOptional, Parser, ParserError};
 use sqlparser::tokenizer::Token;
 
 /// True when `word` (unquoted) is the current token.
@@ -46,6 +51,16 @@ pub(super) fn parse_statement(parser: &mut Parser) -> Option<Result<Statement, P
     if peek_word(parser, 0, "ANALYZE") {
         parser.advance_token();
         return Some(parse_analyze(parser));
+    }
+    if peek_word(parser, 0, "INSERT") {
+        let tok = parser.next_token();
+        return Some(parse_insert(parser, tok));
+    }
+    if peek_word(parser, 0, "REPLACE") {
+        // As the SQLite dialect does: the REPLACE stays for the INSERT
+        // parser, which reads it as the conflict clause.
+        let tok = parser.peek_token();
+        return Some(parse_insert(parser, tok));
     }
     if peek_word(parser, 0, "CREATE") {
         let temp = peek_word(parser, 1, "TEMP") || peek_word(parser, 1, "TEMPORARY");
@@ -283,4 +298,128 @@ fn parse_trigger(parser: &mut Parser, temporary: bool) -> Result<Statement, Pars
 /// Whether a `CREATE TRIGGER` parsed here said IF NOT EXISTS.
 pub fn trigger_if_not_exists(ct: &ast::CreateTrigger) -> bool {
     ct.or_alter
+}
+
+/// `INSERT`/`REPLACE` after its first token: `sqlparser`'s INSERT, then
+/// the further ON CONFLICT clauses it stops before, and RETURNING after
+/// them.
+fn parse_insert(
+    parser: &mut Parser,
+    tok: sqlparser::tokenizer::TokenWithSpan,
+) -> Result<Statement, ParserError> {
+    let mut stmt = parser.parse_insert(tok)?;
+    let Statement::Insert(ins) = &mut stmt else { return Ok(stmt) };
+    let Some(ast::OnInsert::OnConflict(first)) = &ins.on else { return Ok(stmt) };
+    if upsert_ambiguous(ins.source.as_deref()) {
+        return Err(ParserError::ParserError("near \"DO\": syntax error".into()));
+    }
+    let mut has_target = first.conflict_target.is_some();
+    let mut extra = Vec::new();
+    while ins.returning.is_none() && peek_word(parser, 0, "ON") && peek_word(parser, 1, "CONFLICT")
+    {
+        if !has_target {
+            // SQLite: only the last clause may omit its target.
+            return Err(ParserError::ParserError("near \"ON\": syntax error".into()));
+        }
+        parser.advance_token();
+        parser.advance_token();
+        let clause = parse_upsert_clause(parser)?;
+        has_target = clause.conflict_target.is_some();
+        let mut holder = ins.clone();
+        holder.source = None;
+        holder.partitioned = None;
+        holder.on = Some(ast::OnInsert::OnConflict(clause));
+        extra.push(ast::Expr::Subquery(Box::new(ast::Query {
+            with: None,
+            body: Box::new(ast::SetExpr::Insert(Statement::Insert(holder))),
+            order_by: None,
+            limit_clause: None,
+            fetch: None,
+            locks: Vec::new(),
+            for_clause: None,
+            settings: None,
+            format_clause: None,
+            pipe_operators: Vec::new(),
+        })));
+    }
+    if !extra.is_empty() {
+        ins.partitioned = Some(extra);
+        if parser.parse_keyword(Keyword::RETURNING) {
+            ins.returning = Some(parser.parse_comma_separated(Parser::parse_select_item)?);
+        }
+    }
+    Ok(stmt)
+}
+
+/// One upsert clause after its `ON CONFLICT`:
+/// `[(column, …) [WHERE expr]] DO NOTHING | DO UPDATE SET … [WHERE expr]`,
+/// read with `sqlparser`'s own pieces (column lists, assignments,
+/// expressions).
+fn parse_upsert_clause(parser: &mut Parser) -> Result<ast::OnConflict, ParserError> {
+    let conflict_target = if parser.peek_token_ref().token == Token::LParen {
+        let columns = parser.parse_parenthesized_column_list(IsOptional::Mandatory, false)?;
+        let predicate =
+            if parser.parse_keyword(Keyword::WHERE) { Some(parser.parse_expr()?) } else { None };
+        Some(ast::ConflictTarget::Columns { columns, predicate })
+    } else {
+        None
+    };
+    parser.expect_keyword_is(Keyword::DO)?;
+    let action = if parser.parse_keyword(Keyword::NOTHING) {
+        ast::OnConflictAction::DoNothing
+    } else {
+        parser.expect_keywords(&[Keyword::UPDATE, Keyword::SET])?;
+        let assignments = parser.parse_comma_separated(Parser::parse_assignment)?;
+        let selection =
+            if parser.parse_keyword(Keyword::WHERE) { Some(parser.parse_expr()?) } else { None };
+        ast::OnConflictAction::DoUpdate(ast::DoUpdate { assignments, selection })
+    };
+    Ok(ast::OnConflict { conflict_target, action })
+}
+
+/// SQLite's parse ambiguity: an INSERT's SELECT that ends with its FROM
+/// list takes a following `ON` as a join constraint.
+fn upsert_ambiguous(source: Option<&ast::Query>) -> bool {
+    let Some(q) = source else { return false };
+    if q.order_by.is_some() || q.limit_clause.is_some() {
+        return false;
+    }
+    let mut body = q.body.as_ref();
+    loop {
+        match body {
+            ast::SetExpr::SetOperation { right, .. } => body = right,
+            ast::SetExpr::Select(s) => {
+                return !s.from.is_empty()
+                    && s.selection.is_none()
+                    && matches!(&s.group_by, ast::GroupByExpr::Expressions(g, _) if g.is_empty())
+                    && s.having.is_none()
+                    && s.named_window.is_empty();
+            }
+            _ => return false,
+        }
+    }
+}
+
+/// The upsert clauses of an INSERT, in order (see the module table), or
+/// an error for an INSERT … PARTITION, which SQLite does not have.
+pub fn upsert_clauses(ins: &ast::Insert) -> Result<Vec<&ast::OnConflict>, String> {
+    let mut out = Vec::new();
+    match &ins.on {
+        None => {}
+        Some(ast::OnInsert::OnConflict(c)) => out.push(c),
+        Some(_) => {
+            return Err("ON DUPLICATE KEY UPDATE (SQLite's form is ON CONFLICT … DO UPDATE)".into());
+        }
+    }
+    for e in ins.partitioned.iter().flatten() {
+        let ast::Expr::Subquery(q) = e else { return Err("INSERT … PARTITION".into()) };
+        match q.body.as_ref() {
+            ast::SetExpr::Insert(Statement::Insert(ast::Insert {
+                on: Some(ast::OnInsert::OnConflict(c)),
+                ..
+            })) => out.push(c),
+            _ => return Err("INSERT … PARTITION".into()),
+        }
+    }
+    Ok(out)
 }

@@ -368,7 +368,18 @@ pub fn plan_table_scan(
     t: &Arc<TableDef>,
     selection: Option<&ast::Expr>,
 ) -> Result<Node> {
-    let rel = table_rel(t, t.name.clone());
+    plan_table_scan_as(b, t, &t.name, selection)
+}
+
+/// [`plan_table_scan`] with the table known as `name` (an UPDATE's or
+/// DELETE's alias).
+pub fn plan_table_scan_as(
+    b: &mut Binder,
+    t: &Arc<TableDef>,
+    name: &str,
+    selection: Option<&ast::Expr>,
+) -> Result<Node> {
+    let rel = table_rel(t, name.to_string());
     b.push_scope(scope_of(std::slice::from_ref(&rel)));
     let r = (|| {
         let mut cs = Vec::new();

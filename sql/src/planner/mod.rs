@@ -37,10 +37,10 @@ use crate::exec::vals::{Affinity, Collation};
 use crate::expr::Expr;
 use crate::func::TableFunc;
 
-pub use access::plan_table_scan;
+pub use access::{plan_table_scan, plan_table_scan_as};
 pub use bind::{Binder, ParamMap};
 pub use cte::with_into_insert;
-pub use select::plan_query;
+pub use select::{plan_query, push_ctes};
 
 /// A planned subquery (scalar, IN or EXISTS).
 #[derive(Debug)]

@@ -50,13 +50,19 @@ pub(super) fn plan_query_here(b: &mut Binder, q: &ast::Query) -> Result<QueryPla
 /// `b.ctes` back when done).
 pub(super) fn push_with(b: &mut Binder, q: &ast::Query) {
     if let Some(with) = &q.with {
-        for cte in &with.cte_tables {
-            b.ctes.push(Cte {
-                name: cte.alias.name.value.to_ascii_lowercase(),
-                columns: cte.alias.columns.iter().map(|c| c.name.value.clone()).collect(),
-                state: CteState::Body(cte.query.clone()),
-            });
-        }
+        push_ctes(b, with);
+    }
+}
+
+/// Brings the CTEs of a WITH into scope (`WITH … UPDATE`/`DELETE` too;
+/// the caller truncates `b.ctes` back when done).
+pub fn push_ctes(b: &mut Binder, with: &ast::With) {
+    for cte in &with.cte_tables {
+        b.ctes.push(Cte {
+            name: cte.alias.name.value.to_ascii_lowercase(),
+            columns: cte.alias.columns.iter().map(|c| c.name.value.clone()).collect(),
+            state: CteState::Body(cte.query.clone()),
+        });
     }
 }
 

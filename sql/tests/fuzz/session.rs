@@ -459,9 +459,12 @@ impl Gen {
                 let ti = self.table();
                 self.insert_values(ti)
             }
-            63..=66 => self.insert_select(),
-            67..=74 => self.update(),
-            75..=81 => self.delete(),
+            63..=64 => self.insert_select(),
+            65..=66 => self.upsert(),
+            67..=71 => self.update(),
+            72..=73 => self.update_from(),
+            74..=75 => self.with_dml(),
+            76..=81 => self.delete(),
             82..=85 => self.create_index(),
             86..=87 => match self.indexes.pop() {
                 Some(i) => t(format!("DROP INDEX {i}")),
@@ -499,6 +502,134 @@ impl Gen {
             q,
             t(format!(" ORDER BY {}", keys.join(", "))),
         ])
+    }
+
+    /// `INSERT … ON CONFLICT [target] DO NOTHING | DO UPDATE SET …
+    /// [WHERE …]`, sometimes with a second clause and RETURNING. The
+    /// target may name no unique constraint (an error on both sides).
+    fn upsert(&mut self) -> Sql {
+        let ti = self.table();
+        let tb = self.tables[ti].clone();
+        let n = 1 + self.rng.below(4);
+        let rows: Vec<Sql> = (0..n).map(|_| self.row_values(tb.columns.len())).collect();
+        let mut scope: Scope = tb.columns.iter().map(|c| c.name.clone()).collect();
+        scope.extend(tb.columns.iter().map(|c| format!("excluded.{}", c.name)));
+        let mut clauses = Vec::new();
+        let nclauses = 1 + usize::from(self.rng.pct(25));
+        for k in 0..nclauses {
+            let last = k + 1 == nclauses;
+            let target = match self.rng.below(4) {
+                0 if last => String::new(),
+                0 | 1 => "(c0)".into(),
+                2 => "(c1)".into(),
+                _ => "(c0, c1)".into(),
+            };
+            let action = if self.rng.pct(35) {
+                t("DO NOTHING")
+            } else {
+                let c = self.rng.pick(&tb.columns).name.clone();
+                let e = self.expr(2, &scope, &Vec::new());
+                let mut parts = vec![t(format!("DO UPDATE SET {c} = ")), e];
+                if self.rng.pct(30) {
+                    let w = self.pred(1, &scope, &Vec::new());
+                    parts.push(alt(cat(vec![t(" WHERE "), w]), vec![t("")]));
+                }
+                cat(parts)
+            };
+            clauses.push(cat(vec![t(format!(" ON CONFLICT{target} ")), action]));
+        }
+        let verb = *self.rng.pick(&["INSERT", "INSERT", "INSERT OR IGNORE", "INSERT OR REPLACE"]);
+        let mut parts = vec![
+            t(format!("{verb} INTO {} VALUES ", tb.name)),
+            alt(join(rows.clone(), ", "), vec![rows[0].clone()]),
+            cat(clauses),
+        ];
+        if self.rng.pct(20) {
+            parts.push(t(" RETURNING *"));
+        }
+        cat(parts)
+    }
+
+    /// `UPDATE t SET … FROM …`: the SET list reads the target only (or a
+    /// one-row FROM), so which matching row is used does not matter.
+    fn update_from(&mut self) -> Sql {
+        let ti = self.table();
+        let tb = self.tables[ti].clone();
+        let oi = self.table();
+        let ob = self.tables[oi].clone();
+        let mine: Scope = tb.columns.iter().map(|c| format!("{}.{}", tb.name, c.name)).collect();
+        let one_row = self.rng.pct(30);
+        let (from, mut both) = if one_row {
+            (format!("(SELECT count(*) AS n, max(c0) AS m FROM {}) AS o", ob.name), mine.clone())
+        } else {
+            let both: Scope = mine
+                .iter()
+                .cloned()
+                .chain(ob.columns.iter().map(|c| format!("o.{}", c.name)))
+                .collect();
+            (format!("{} AS o", ob.name), both)
+        };
+        let set_scope = if one_row {
+            both.push("o.n".into());
+            both.push("o.m".into());
+            both.clone()
+        } else {
+            mine.clone()
+        };
+        let c = self.rng.pick(&tb.columns).name.clone();
+        let e = self.expr(2, &set_scope, &Vec::new());
+        let w = self.pred(2, &both, &Vec::new());
+        cat(vec![
+            t(format!("UPDATE {} SET {c} = ", tb.name)),
+            e,
+            t(format!(" FROM {from} WHERE ")),
+            w,
+        ])
+    }
+
+    /// `WITH … UPDATE`, `WITH … DELETE`, `WITH … INSERT`.
+    fn with_dml(&mut self) -> Sql {
+        let ti = self.table();
+        let tb = self.tables[ti].clone();
+        let si = self.table();
+        let sb = self.tables[si].clone();
+        let src = self.rng.pick(&sb.columns).name.clone();
+        let cte = t(format!("WITH w(x) AS (SELECT {src} FROM {}) ", sb.name));
+        let c = self.rng.pick(&tb.columns).name.clone();
+        let scope: Scope = tb.columns.iter().map(|c| c.name.clone()).collect();
+        match self.rng.below(3) {
+            0 => {
+                let e = self.expr(1, &scope, &Vec::new());
+                cat(vec![
+                    cte,
+                    t(format!("UPDATE {} SET {c} = ", tb.name)),
+                    e,
+                    t(format!(" WHERE {c} IN (SELECT x FROM w)")),
+                ])
+            }
+            1 => cat(vec![
+                cte,
+                t(format!(
+                    "DELETE FROM {} WHERE {c} NOT IN (SELECT x FROM w WHERE x IS NOT NULL)",
+                    tb.name
+                )),
+            ]),
+            _ => {
+                let n = tb.columns.len();
+                let q = self.select_core(n, &Vec::new(), 1, Agg::None);
+                let keys: Vec<String> = (1..=n).map(|i| i.to_string()).collect();
+                let verb = self.insert_verb();
+                cat(vec![
+                    t("WITH w AS ("),
+                    q,
+                    t(format!(
+                        ") {verb} INTO {} SELECT * FROM w ORDER BY {}",
+                        tb.name,
+                        keys.join(", ")
+                    )),
+                ])
+            }
+        }
     }
 
     fn update(&mut self) -> Sql {

@@ -26,6 +26,12 @@ use crate::storage::{Row, RowStore};
 use crate::value::Value;
 use crate::{Error, Result};
 
+mod update;
+mod upsert;
+use update::set_targets;
+pub use update::update;
+use upsert::{Resolved, Upsert};
+
 /// What to do when a row violates a constraint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Conflict {
@@ -452,10 +458,28 @@ impl<'a> Target<'a> {
         &self,
         store: &dyn RowStore,
         cx: &Context,
-        mut row: Row,
+        row: Row,
         explicit: Option<i64>,
         action: Conflict,
     ) -> Result<Option<Row>> {
+        match self.prepare(store, cx, row, explicit, action)? {
+            Some((rowid, local)) => self.store_row(store, cx, rowid, local, action),
+            None => Ok(None),
+        }
+    }
+
+    /// The first half of [`Target::insert`]: the row's rowid, affinities
+    /// and generated columns, then NOT NULL, STRICT and CHECK — every
+    /// constraint but the uniqueness ones. Returns the rowid and the local
+    /// row, or `None` if OR IGNORE skips it.
+    fn prepare(
+        &self,
+        store: &dyn RowStore,
+        cx: &Context,
+        mut row: Row,
+        explicit: Option<i64>,
+        action: Conflict,
+    ) -> Result<Option<(i64, Row)>> {
         let t = &self.table;
         // The rowid.
         let given = match (t.rowid_alias, explicit) {
@@ -515,6 +539,20 @@ impl<'a> Target<'a> {
                 return Err(Error::Constraint(format!("CHECK constraint failed: {text}")));
             }
         }
+        Ok(Some((rowid, local)))
+    }
+
+    /// The second half of [`Target::insert`]: PRIMARY KEY and UNIQUE as
+    /// `action` says, then the row, its index entries and its foreign keys.
+    fn store_row(
+        &self,
+        store: &dyn RowStore,
+        cx: &Context,
+        rowid: i64,
+        mut local: Row,
+        action: Conflict,
+    ) -> Result<Option<Row>> {
+        let t = &self.table;
         // PRIMARY KEY (rowid) and UNIQUE. The stored row is `local` without
         // the rowid column, and with NULL in the rowid alias's slot.
         let alias = t.rowid_alias.map(|a| std::mem::replace(&mut local[a], Value::Null));
@@ -561,6 +599,60 @@ impl<'a> Target<'a> {
             k.wrote(store, &local, &t.name)?;
         }
         Ok(Some(local))
+    }
+
+    /// Updates row `rowid`, now `old` (its local row), to `new` (its
+    /// declared columns): BEFORE UPDATE triggers, the constraints as
+    /// `action` says, the foreign keys and their actions, AFTER UPDATE
+    /// triggers — for an UPDATE and for an upsert's DO UPDATE alike.
+    /// Returns the row written, or `None` when a trigger's RAISE(IGNORE),
+    /// the row's disappearance or OR IGNORE skipped it.
+    fn update_row(
+        &self,
+        store: &dyn RowStore,
+        cx: &Context,
+        rowid: i64,
+        mut old: Row,
+        new: Row,
+        action: Conflict,
+    ) -> Result<Option<Row>> {
+        let t = &self.table;
+        if let Some(a) = t.rowid_alias
+            && matches!(new[a], Value::Null)
+        {
+            return Err(Error::InvalidInput("datatype mismatch".into()));
+        }
+        if self.triggers.is_some() {
+            let pending = self.pending_row(&new, Some(rowid));
+            if !self.before(store, Some(&old), Some(&pending))? {
+                return Ok(None);
+            }
+            // The BEFORE triggers may have changed or removed the row.
+            match store.get(t, rowid)? {
+                Some(now) => old = table_row(t, rowid, now),
+                None => return Ok(None),
+            }
+        }
+        let ncols = t.columns.len();
+        let mut stored_old = old[..ncols].to_vec();
+        if let Some(a) = t.rowid_alias {
+            stored_old[a] = Value::Null;
+        }
+        self.delete(store, cx, rowid, &stored_old)?;
+        // A table without an alias keeps the row's rowid.
+        match self.insert(store, cx, new, Some(rowid), action)? {
+            Some(local) => {
+                self.parent_gone(store, &old, Some(&local))?;
+                self.after(store, Some(&old), Some(&local))?;
+                Ok(Some(local))
+            }
+            None => {
+                // OR IGNORE skipped the new row: put the old one back.
+                store.insert(t, rowid, &stored_old)?;
+                self.insert_entries(store, cx, &old, rowid)?;
+                Ok(None)
+            }
+        }
     }
 }
 
@@ -746,26 +838,29 @@ pub fn insert(
             .map(|n| finish(n, None));
     }
     let t = writable_table(schema, &name)?;
-    let mut action = match ins.or {
+    let action = match ins.or {
         Some(ast::SqliteOnConflict::Ignore) => Conflict::Ignore,
         Some(ast::SqliteOnConflict::Replace) => Conflict::Replace,
         _ if ins.replace_into => Conflict::Replace,
         _ => Conflict::Abort,
     };
-    match &ins.on {
-        Some(ast::OnInsert::OnConflict(oc))
-            if matches!(oc.action, ast::OnConflictAction::DoNothing) =>
-        {
-            action = Conflict::Ignore
+    let clauses = crate::parse::upsert_clauses(ins).map_err(Error::Unsupported)?;
+    let alias = match &ins.table_alias {
+        Some(a) if !a.explicit => {
+            return Err(Error::Parse(format!("near \"{}\": syntax error", a.alias.value)));
         }
-        Some(_) => return Err(Error::Unsupported("ON CONFLICT DO UPDATE".into())),
-        None => {}
-    }
+        Some(a) => a.alias.value.clone(),
+        None => t.name.clone(),
+    };
     let names: Vec<String> = ins.columns.iter().map(object_name).collect::<Result<_>>()?;
     let cols = column_positions(&t, &names)?;
     let mut b = Binder::new(schema, store);
     let write = Write::Insert { replace: action == Conflict::Replace };
     let target = Target::new(&mut b, schema, &t, fk, write)?;
+    let upsert = match clauses.is_empty() {
+        true => None,
+        false => Some(Upsert::bind(&mut b, schema, fk, &target, &clauses, &alias)?),
+    };
     let mut ret = Returning::new(&mut b, &t, ins.returning.as_ref())?;
     let src = Source::bind(&mut b, ins)?;
     let pv = params(&b.params)?;
@@ -782,6 +877,7 @@ pub fn insert(
         rows,
         default_values,
         action,
+        upsert.as_ref(),
         ret.as_mut(),
     )?;
     target.finish(store)?;
@@ -834,6 +930,7 @@ fn write_rows(
     rows: Vec<Row>,
     default_values: bool,
     action: Conflict,
+    upsert: Option<&Upsert>,
     mut ret: Option<&mut Returning>,
 ) -> Result<u64> {
     let t = &target.table;
@@ -895,8 +992,32 @@ fn write_rows(
                 continue;
             }
         }
-        if let Some(local) = target.insert(store, cx, row, explicit, action)? {
+        let written = match upsert {
+            None => target.insert(store, cx, row, explicit, action)?,
+            Some(u) => match target.prepare(store, cx, row, explicit, action)? {
+                None => None,
+                Some((rowid, local)) => match u.resolve(store, cx, target, rowid, &local)? {
+                    Resolved::Insert => target.store_row(store, cx, rowid, local, action)?,
+                    Resolved::Nothing => None,
+                    Resolved::Updated(row) => {
+                        // The update (or its triggers) may have moved rows.
+                        target.max_rowid.set(None);
+                        n += 1;
+                        if let Some(r) = ret.as_deref_mut() {
+                            r.add(&row, cx)?;
+                        }
+                        continue;
+                    }
+                },
+            },
+        };
+        if let Some(local) = written {
             n += 1;
+            if !t.without_rowid
+                && let Some(Value::Integer(rowid)) = local.get(t.columns.len())
+            {
+                crate::counters::inserted(*rowid);
+            }
             target.after(store, None, Some(&local))?;
             if let Some(r) = ret.as_deref_mut() {
                 r.add(&local, cx)?;
@@ -931,152 +1052,37 @@ pub fn insert_values(
     let target = Target::new(&mut b, schema, &t, fk, write)?;
     let cache = ExecState::default();
     let cx = Context::new(store, &[], &cache);
-    let n =
-        write_rows(store, &cx, &target, &cols, !names.is_empty(), iv.rows, false, action, None)?;
+    let n = write_rows(
+        store,
+        &cx,
+        &target,
+        &cols,
+        !names.is_empty(),
+        iv.rows,
+        false,
+        action,
+        None,
+        None,
+    )?;
     target.finish(store)?;
     Ok(n)
 }
 
-#[allow(clippy::too_many_arguments)]
-pub fn update(
-    store: &dyn RowStore,
-    schema: &Schema,
-    table: &ast::TableWithJoins,
-    assignments: &[ast::Assignment],
-    selection: Option<&ast::Expr>,
-    or: Option<&ast::SqliteOnConflict>,
-    returning: Option<&Vec<ast::SelectItem>>,
-    params: ParamResolver,
-    fk: &Checks,
-) -> Result<DmlResult> {
-    let name = match &table.relation {
-        ast::TableFactor::Table { name, .. } => object_name(name)?,
-        other => return Err(Error::Unsupported(format!("UPDATE {other}"))),
-    };
-    if !table.joins.is_empty() {
-        return Err(Error::Unsupported("UPDATE with joins".into()));
-    }
-    if let Some(v) = schema.view(&name) {
-        if returning.is_some() {
-            return Err(Error::Unsupported("RETURNING on a view".into()));
-        }
-        return super::trigger::update_view(store, schema, v, assignments, selection, params, fk)
-            .map(|n| finish(n, None));
-    }
-    let t = writable_table(schema, &name)?;
-    let action = match or {
-        Some(ast::SqliteOnConflict::Ignore) => Conflict::Ignore,
-        Some(ast::SqliteOnConflict::Replace) => Conflict::Replace,
-        _ => Conflict::Abort,
-    };
-    let mut targets: Vec<(usize, &ast::Expr)> = Vec::new();
-    for a in assignments {
-        let cols: Vec<String> = match &a.target {
-            ast::AssignmentTarget::ColumnName(n) => vec![object_name(n)?],
-            ast::AssignmentTarget::Tuple(_) => {
-                return Err(Error::Unsupported("UPDATE with a column tuple".into()));
-            }
-        };
-        let c = t
-            .column_index(&cols[0])
-            .ok_or_else(|| Error::InvalidInput(format!("no such column: {}", cols[0])))?;
-        if t.columns[c].generated.is_some() {
-            return Err(Error::InvalidInput(format!(
-                "cannot UPDATE generated column \"{}\"",
-                t.columns[c].name
-            )));
-        }
-        targets.push((c, &a.value));
-    }
-    let set_cols: Vec<usize> = targets.iter().map(|(c, _)| *c).collect();
-    let mut b = Binder::new(schema, store);
-    let target = Target::new(&mut b, schema, &t, fk, Write::Update(&set_cols))?;
-    let mut ret = Returning::new(&mut b, &t, returning)?;
-    let mut sets: Vec<(usize, Expr)> = Vec::new();
-    for (c, value) in targets {
-        let e = bind_in_table(&mut b, &t, &[value])?.remove(0);
-        sets.push((c, e));
-    }
-    let node = plan_table_scan(&mut b, &t, selection)?;
-    let pv = params(&b.params)?;
-    let cache = ExecState::default();
-    let cx = Context::new(store, &pv, &cache);
-    let mut op = build(&node);
-    let mut old_rows = Vec::new();
-    while let Some(r) = op.next(&cx)? {
-        old_rows.push(r);
-    }
-    let ncols = t.columns.len();
-    let mut n = 0;
-    for mut old in old_rows {
-        let rowid = match old[ncols] {
-            Value::Integer(i) => i,
-            _ => return Err(Error::Corrupt("rowid is not an integer".into())),
-        };
-        if target.triggers.is_some() || target.keys.as_ref().is_some_and(|k| k.is_parent()) {
-            // Triggers and foreign key actions of earlier rows may have
-            // changed or removed this one: update it as it is now.
-            match store.get(&t, rowid)? {
-                Some(now) => old = table_row(&t, rowid, now),
-                None => continue,
-            }
-        }
-        let mut new: Row = old[..ncols].to_vec();
-        for (c, e) in &sets {
-            new[*c] = e.eval(&old, &cx)?;
-        }
-        if let Some(a) = t.rowid_alias
-            && matches!(new[a], Value::Null)
-        {
-            return Err(Error::InvalidInput("datatype mismatch".into()));
-        }
-        if target.triggers.is_some() {
-            let pending = target.pending_row(&new, Some(rowid));
-            if !target.before(store, Some(&old), Some(&pending))? {
-                continue;
-            }
-            // The BEFORE triggers may have changed or removed the row.
-            match store.get(&t, rowid)? {
-                Some(now) => old = table_row(&t, rowid, now),
-                None => continue,
-            }
-        }
-        let mut stored_old = old[..ncols].to_vec();
-        if let Some(a) = t.rowid_alias {
-            stored_old[a] = Value::Null;
-        }
-        target.delete(store, &cx, rowid, &stored_old)?;
-        // A table without an alias keeps the row's rowid.
-        let res = target.insert(store, &cx, new, Some(rowid), action);
-        match res? {
-            Some(local) => {
-                n += 1;
-                target.parent_gone(store, &old, Some(&local))?;
-                target.after(store, Some(&old), Some(&local))?;
-                if let Some(r) = &mut ret {
-                    r.add(&local, &cx)?;
-                }
-            }
-            None => {
-                // OR IGNORE skipped the new row: put the old one back.
-                store.insert(&t, rowid, &stored_old)?;
-                target.insert_entries(store, &cx, &old, rowid)?;
-            }
-        }
-    }
-    Ok(finish(n, ret))
-}
-
+/// `[WITH …] DELETE FROM t [WHERE …] [RETURNING …]`.
 pub fn delete(
     store: &dyn RowStore,
     schema: &Schema,
     del: &ast::Delete,
+    with: Option<&ast::With>,
     params: ParamResolver,
     fk: &Checks,
 ) -> Result<DmlResult> {
     if let Some(v) = view_target(schema, del)? {
         if del.returning.is_some() {
             return Err(Error::Unsupported("RETURNING on a view".into()));
+        }
+        if with.is_some() {
+            return Err(Error::Unsupported("WITH … DELETE of a view".into()));
         }
         return super::trigger::delete_from_view(
             store,
@@ -1088,11 +1094,15 @@ pub fn delete(
         )
         .map(|n| finish(n, None));
     }
+    if del.using.is_some() {
+        return Err(Error::Parse("near \"USING\": syntax error".into()));
+    }
     let t = delete_target(schema, del)?;
     delete_rows(
         store,
         schema,
         &t,
+        with,
         del.selection.as_ref(),
         del.returning.as_ref(),
         params,
@@ -1110,7 +1120,7 @@ pub fn delete_for_drop(
     fk: &Checks,
 ) -> Result<()> {
     let none = |_: &crate::planner::ParamMap| Ok(Vec::new());
-    delete_rows(store, schema, t, None, None, &none, fk, Write::Drop).map(|_| ())
+    delete_rows(store, schema, t, None, None, None, &none, fk, Write::Drop).map(|_| ())
 }
 
 /// The view a DELETE names, if it names one.
@@ -1145,6 +1155,7 @@ fn delete_rows(
     store: &dyn RowStore,
     schema: &Schema,
     t: &Arc<TableDef>,
+    with: Option<&ast::With>,
     selection: Option<&ast::Expr>,
     returning: Option<&Vec<ast::SelectItem>>,
     params: ParamResolver,
@@ -1152,6 +1163,9 @@ fn delete_rows(
     write: Write,
 ) -> Result<DmlResult> {
     let mut b = Binder::new(schema, store);
+    if let Some(w) = with {
+        crate::planner::push_ctes(&mut b, w);
+    }
     let target = Target::new(&mut b, schema, t, fk, write)?;
     let mut ret = Returning::new(&mut b, t, returning)?;
     let node = plan_table_scan(&mut b, t, selection)?;

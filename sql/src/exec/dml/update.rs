@@ -1,0 +1,299 @@
+//! UPDATE, plain and with FROM (SQLite 3.33's UPDATE FROM), and its SET
+//! list (shared with the upsert's DO UPDATE).
+//!
+//! A plain UPDATE collects the rows its WHERE picks, then evaluates the
+//! SET list over each row as it is when its turn comes (triggers and
+//! foreign key actions of earlier rows may have changed it), as SQLite.
+//!
+//! UPDATE FROM joins the target with the FROM list first and keeps, for
+//! each target row, the SET values of the first joined row that matches
+//! it (SQLite: "an arbitrary one"); the join is computed before any row
+//! changes, so SET values come from that snapshot; then each target row
+//! is updated at most once, through the same per-row code as a plain
+//! UPDATE ([`Target::update_row`]). The target may appear in FROM again
+//! only under another name (a self-join). RETURNING sees the target only.
+//! A WITHOUT ROWID target is refused (the join keys target rows by rowid).
+
+use sqlparser::ast;
+
+use super::{Conflict, DmlResult, ParamResolver, Returning, Target, finish, writable_table};
+use crate::catalog::{Schema, TableDef, object_name};
+use crate::exec::fkey::{Checks, Write};
+use crate::exec::index::table_scope;
+use crate::exec::{Context, ExecState, build, table_row};
+use crate::expr::Expr;
+use crate::planner::{Binder, plan_query, plan_table_scan_as, push_ctes};
+use crate::storage::{Row, RowStore};
+use crate::value::Value;
+use crate::{Error, Result};
+
+/// The SET list of an UPDATE or DO UPDATE as (column, value) pairs, in
+/// order: `(a, b) = (x, y)` is `a = x, b = y`.
+pub(super) fn set_targets<'e>(
+    t: &TableDef,
+    assignments: &'e [ast::Assignment],
+) -> Result<Vec<(usize, &'e ast::Expr)>> {
+    let mut out = Vec::new();
+    for a in assignments {
+        let names: Vec<String> = match &a.target {
+            ast::AssignmentTarget::ColumnName(n) => vec![object_name(n)?],
+            ast::AssignmentTarget::Tuple(ns) => {
+                ns.iter().map(object_name).collect::<Result<_>>()?
+            }
+        };
+        let values: Vec<&ast::Expr> = match (&a.target, &a.value) {
+            (ast::AssignmentTarget::ColumnName(_), v) => vec![v],
+            (_, ast::Expr::Tuple(vs)) => vs.iter().collect(),
+            (_, ast::Expr::Subquery(_)) => {
+                return Err(Error::Unsupported(
+                    "SET (columns) = (SELECT …): a row-valued subquery in a SET list".into(),
+                ));
+            }
+            (_, ast::Expr::Nested(v)) => vec![v.as_ref()],
+            (_, v) => vec![v],
+        };
+        if values.len() != names.len() {
+            return Err(Error::InvalidInput(format!(
+                "{} columns assigned {} values",
+                names.len(),
+                values.len()
+            )));
+        }
+        for (n, v) in names.iter().zip(values) {
+            let c = t
+                .column_index(n)
+                .ok_or_else(|| Error::InvalidInput(format!("no such column: {n}")))?;
+            if t.columns[c].generated.is_some() {
+                return Err(Error::InvalidInput(format!(
+                    "cannot UPDATE generated column \"{}\"",
+                    t.columns[c].name
+                )));
+            }
+            out.push((c, v));
+        }
+    }
+    Ok(out)
+}
+
+/// `[WITH …] UPDATE [OR …] t [AS x] SET … [FROM …] [WHERE …] [RETURNING …]`.
+pub fn update(
+    store: &dyn RowStore,
+    schema: &Schema,
+    u: &ast::Update,
+    with: Option<&ast::With>,
+    params: ParamResolver,
+    fk: &Checks,
+) -> Result<DmlResult> {
+    let table = &u.table;
+    let (name, alias) = match &table.relation {
+        ast::TableFactor::Table { name, alias, .. } => {
+            (object_name(name)?, alias.as_ref().map(|a| a.name.value.clone()))
+        }
+        other => return Err(Error::Unsupported(format!("UPDATE {other}"))),
+    };
+    if !table.joins.is_empty() {
+        return Err(Error::Unsupported("UPDATE with joins".into()));
+    }
+    let from = match &u.from {
+        None => None,
+        Some(ast::UpdateTableFromKind::AfterSet(f)) => Some(f),
+        Some(ast::UpdateTableFromKind::BeforeSet(_)) => {
+            return Err(Error::Parse("near \"FROM\": syntax error".into()));
+        }
+    };
+    if let Some(v) = schema.view(&name) {
+        if u.returning.is_some() {
+            return Err(Error::Unsupported("RETURNING on a view".into()));
+        }
+        if from.is_some() || with.is_some() {
+            return Err(Error::Unsupported("UPDATE … FROM or WITH … UPDATE of a view".into()));
+        }
+        return super::super::trigger::update_view(
+            store,
+            schema,
+            v,
+            &u.assignments,
+            u.selection.as_ref(),
+            params,
+            fk,
+        )
+        .map(|n| finish(n, None));
+    }
+    let t = writable_table(schema, &name)?;
+    let action = match u.or {
+        Some(ast::SqliteOnConflict::Ignore) => Conflict::Ignore,
+        Some(ast::SqliteOnConflict::Replace) => Conflict::Replace,
+        _ => Conflict::Abort,
+    };
+    let targets = set_targets(&t, &u.assignments)?;
+    let set_cols: Vec<usize> = targets.iter().map(|(c, _)| *c).collect();
+    let mut b = Binder::new(schema, store);
+    if let Some(w) = with {
+        push_ctes(&mut b, w);
+    }
+    let target = Target::new(&mut b, schema, &t, fk, Write::Update(&set_cols))?;
+    let mut ret = Returning::new(&mut b, &t, u.returning.as_ref())?;
+    let known_as = alias.clone().unwrap_or_else(|| t.name.clone());
+    let rows = match from {
+        Some(from) => Rows::Joined(joined(&mut b, &t, &known_as, u, from, &targets)?),
+        None => {
+            let mut scope = table_scope(&t);
+            scope.tables[0].name = known_as.clone();
+            b.push_scope(scope);
+            let sets = targets
+                .iter()
+                .map(|(c, v)| Ok((*c, b.bind_expr(v)?)))
+                .collect::<Result<Vec<(usize, Expr)>>>();
+            b.pop_scope();
+            let node = plan_table_scan_as(&mut b, &t, &known_as, u.selection.as_ref())?;
+            Rows::Plain(sets?, node)
+        }
+    };
+    let pv = params(&b.params)?;
+    let cache = ExecState::default();
+    let cx = Context::new(store, &pv, &cache);
+    let ncols = t.columns.len();
+    let mut n = 0;
+    match rows {
+        Rows::Plain(sets, node) => {
+            let mut op = build(&node);
+            let mut old_rows = Vec::new();
+            while let Some(r) = op.next(&cx)? {
+                old_rows.push(r);
+            }
+            let reread =
+                target.triggers.is_some() || target.keys.as_ref().is_some_and(|k| k.is_parent());
+            for mut old in old_rows {
+                let Value::Integer(rowid) = old[ncols] else {
+                    return Err(Error::Corrupt("rowid is not an integer".into()));
+                };
+                if reread {
+                    // Triggers and foreign key actions of earlier rows may
+                    // have changed or removed this one: update it as it is
+                    // now.
+                    match store.get(&t, rowid)? {
+                        Some(now) => old = table_row(&t, rowid, now),
+                        None => continue,
+                    }
+                }
+                let mut new: Row = old[..ncols].to_vec();
+                for (c, e) in &sets {
+                    new[*c] = e.eval(&old, &cx)?;
+                }
+                if let Some(local) = target.update_row(store, &cx, rowid, old, new, action)? {
+                    n += 1;
+                    if let Some(r) = &mut ret {
+                        r.add(&local, &cx)?;
+                    }
+                }
+            }
+        }
+        Rows::Joined(node) => {
+            // Row: the target's rowid, then the SET values.
+            let mut op = build(&node);
+            let mut picked: Vec<Row> = Vec::new();
+            let mut seen = std::collections::HashSet::new();
+            while let Some(r) = op.next(&cx)? {
+                let Some(Value::Integer(rowid)) = r.first() else {
+                    return Err(Error::Corrupt("rowid is not an integer".into()));
+                };
+                if seen.insert(*rowid) {
+                    picked.push(r);
+                }
+            }
+            for r in picked {
+                let Value::Integer(rowid) = r[0] else { continue };
+                let Some(now) = store.get(&t, rowid)? else { continue };
+                let old = table_row(&t, rowid, now);
+                let mut new: Row = old[..ncols].to_vec();
+                for ((c, _), v) in targets.iter().zip(&r[1..]) {
+                    new[*c] = v.clone();
+                }
+                if let Some(local) = target.update_row(store, &cx, rowid, old, new, action)? {
+                    n += 1;
+                    if let Some(r) = &mut ret {
+                        r.add(&local, &cx)?;
+                    }
+                }
+            }
+        }
+    }
+    Ok(finish(n, ret))
+}
+
+enum Rows {
+    /// The SET list over the target row, and the scan of the rows to
+    /// update.
+    Plain(Vec<(usize, Expr)>, crate::planner::Node),
+    /// The join: rowid and SET values.
+    Joined(crate::planner::Node),
+}
+
+/// Plans UPDATE FROM's join as `SELECT target.rowid, <SET values> FROM
+/// target, <FROM list> WHERE <WHERE>`.
+fn joined(
+    b: &mut Binder,
+    t: &TableDef,
+    known_as: &str,
+    u: &ast::Update,
+    from: &[ast::TableWithJoins],
+    targets: &[(usize, &ast::Expr)],
+) -> Result<crate::planner::Node> {
+    if t.without_rowid {
+        return Err(Error::Unsupported("UPDATE … FROM of a WITHOUT ROWID table".into()));
+    }
+    let rowid_name = ["rowid", "oid", "_rowid_"]
+        .into_iter()
+        .find(|r| t.column_index(r).is_none())
+        .ok_or_else(|| {
+            Error::Unsupported(
+                "UPDATE … FROM of a table whose columns are named rowid, oid and _rowid_".into(),
+            )
+        })?;
+    let mut projection = vec![ast::SelectItem::UnnamedExpr(ast::Expr::CompoundIdentifier(vec![
+        ast::Ident::new(known_as),
+        ast::Ident::new(rowid_name),
+    ]))];
+    projection.extend(targets.iter().map(|(_, v)| ast::SelectItem::UnnamedExpr((*v).clone())));
+    let mut tables = vec![u.table.clone()];
+    tables.extend(from.iter().cloned());
+    let select = ast::Select {
+        select_token: ast::helpers::attached_token::AttachedToken::empty(),
+        optimizer_hints: Vec::new(),
+        distinct: None,
+        select_modifiers: None,
+        top: None,
+        top_before_distinct: false,
+        projection,
+        exclude: None,
+        into: None,
+        from: tables,
+        lateral_views: Vec::new(),
+        prewhere: None,
+        selection: u.selection.clone(),
+        connect_by: Vec::new(),
+        group_by: ast::GroupByExpr::Expressions(Vec::new(), Vec::new()),
+        cluster_by: Vec::new(),
+        distribute_by: Vec::new(),
+        sort_by: Vec::new(),
+        having: None,
+        named_window: Vec::new(),
+        qualify: None,
+        window_before_qualify: false,
+        value_table_mode: None,
+        flavor: ast::SelectFlavor::Standard,
+    };
+    let q = ast::Query {
+        with: None,
+        body: Box::new(ast::SetExpr::Select(Box::new(select))),
+        order_by: None,
+        limit_clause: None,
+        fetch: None,
+        locks: Vec::new(),
+        for_clause: None,
+        settings: None,
+        format_clause: None,
+        pipe_operators: Vec::new(),
+    };
+    Ok(plan_query(b, &q)?.node)
+}

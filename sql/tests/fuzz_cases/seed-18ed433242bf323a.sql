@@ -1,0 +1,15 @@
+-- seed 1796165709537948218: OursSucceeded at statement 3 (memory store)
+--     sqlite: Err("malformed JSON")
+--     asadb:  0 rows
+--   shrunk session:
+--     CREATE TABLE t0(c0 INT UNIQUE, c1 NUMERIC, c2 FLOAT COLLATE NOCASE UNIQUE, c3 REAL, c4 VARCHAR(10), UNIQUE (c0, c1));
+--     INSERT INTO t0 VALUES (2, 'ABC', '*', 0x10, 2147483647);
+--     CREATE TABLE t1(c0 BOOLEAN, c1 BIGINT, c2 DOUBLE, PRIMARY KEY (c1)) WITHOUT ROWID;
+--     SELECT X'4142', 1, a00.atom FROM json_tree('[1,2') AS a00 CROSS JOIN t0 AS a01 JOIN t1 AS a02 ON a01.c1 = a00.fullkey;
+CREATE TABLE t0(c0 INT UNIQUE, c1 NUMERIC, c2 FLOAT COLLATE NOCASE UNIQUE, c3 REAL, c4 VARCHAR(10), UNIQUE (c0, c1))
+----
+INSERT INTO t0 VALUES (2, 'ABC', '*', 0x10, 2147483647)
+----
+CREATE TABLE t1(c0 BOOLEAN, c1 BIGINT, c2 DOUBLE, PRIMARY KEY (c1)) WITHOUT ROWID
+----
+SELECT X'4142', 1, a00.atom FROM json_tree('[1,2') AS a00 CROSS JOIN t0 AS a01 JOIN t1 AS a02 ON a01.c1 = a00.fullkey

@@ -1,0 +1,12 @@
+-- seed 1796165709537948248: OursSucceeded at statement 2 (memory store)
+--     sqlite: Err("malformed JSON")
+--     asadb:  0 rows
+--   shrunk session:
+--     CREATE TABLE t0(c0 INTEGER, c1 CLOB COLLATE NOCASE);
+--     CREATE TABLE t1(c0 INTEGER PRIMARY KEY, c1 NUMERIC, c2 TEXT, c3 INTEGER, c4 REAL);
+--     SELECT NULL, 0.5 FROM t1 AS a00 LEFT OUTER JOIN json_each('[1,2') AS a01 ON a00.c0 = a01.id LEFT JOIN t0 AS a02 ON a01.type = a02.c1 WHERE a01.value IS NOT NULL ORDER BY 1 DESC, 2;
+CREATE TABLE t0(c0 INTEGER, c1 CLOB COLLATE NOCASE)
+----
+CREATE TABLE t1(c0 INTEGER PRIMARY KEY, c1 NUMERIC, c2 TEXT, c3 INTEGER, c4 REAL)
+----
+SELECT NULL, 0.5 FROM t1 AS a00 LEFT OUTER JOIN json_each('[1,2') AS a01 ON a00.c0 = a01.id LEFT JOIN t0 AS a02 ON a01.type = a02.c1 WHERE a01.value IS NOT NULL ORDER BY 1 DESC, 2

@@ -1,0 +1,36 @@
+-- seed 1796165709537948266: Rows at statement 2 (memory store)
+--     sqlite: 25 rows
+--       [Integer(3), Integer(1)]
+--       [Text("�"), Integer(1)]
+--       [Text("%b%"), Integer(1)]
+--       [Integer(3), Integer(1)]
+--       [Text("ABC"), Integer(1)]
+--       [Integer(3), Integer(1)]
+--       [Text("�"), Integer(1)]
+--       [Text("%b%"), Integer(1)]
+--       [Integer(3), Integer(1)]
+--       [Text("ABC"), Integer(1)]
+--       [Integer(3), Integer(3)]
+--       [Text("�"), Integer(3)]
+--     asadb:  25 rows
+--       [Integer(3), Integer(1)]
+--       [Text("�"), Integer(1)]
+--       [Text("%b%"), Integer(1)]
+--       [Integer(3), Integer(1)]
+--       [Text("ABC"), Integer(1)]
+--       [Integer(3), Integer(3)]
+--       [Text("�"), Integer(3)]
+--       [Text("%b%"), Integer(3)]
+--       [Integer(3), Integer(3)]
+--       [Text("ABC"), Integer(3)]
+--       [Integer(3), Integer(3)]
+--       [Text("�"), Integer(3)]
+--   shrunk session:
+--     CREATE TABLE t2(c0 BIGINT DEFAULT -1, c1 NUMERIC DEFAULT 0);
+--     INSERT INTO t2 VALUES (3, 'a%'), (CAST(X'C3' AS TEXT), 3.14159), ('%b%', '0x10'), (3, CAST(X'41FF42' AS TEXT)), ('ABC', X'4142');
+--     SELECT a01.c0, octet_length(a00.c0) FROM t2 AS a00 LEFT OUTER JOIN t2 AS a01 ON 1 LEFT OUTER JOIN t2 AS a02 ON a00.c1 = a02.c0;
+CREATE TABLE t2(c0 BIGINT DEFAULT -1, c1 NUMERIC DEFAULT 0)
+----
+INSERT INTO t2 VALUES (3, 'a%'), (CAST(X'C3' AS TEXT), 3.14159), ('%b%', '0x10'), (3, CAST(X'41FF42' AS TEXT)), ('ABC', X'4142')
+----
+SELECT a01.c0, octet_length(a00.c0) FROM t2 AS a00 LEFT OUTER JOIN t2 AS a01 ON 1 LEFT OUTER JOIN t2 AS a02 ON a00.c1 = a02.c0

@@ -1,0 +1,9 @@
+-- seed 1796165709537948267: OursFailed at statement 1 (memory store)
+--     sqlite: 0 rows
+--     asadb:  Err("internal error: each rel once")
+--   shrunk session:
+--     CREATE TABLE t0(c0 INTEGER PRIMARY KEY, c1 BLOB COLLATE NOCASE, c2 NUMERIC COLLATE NOCASE, c3 TEXT);
+--     SELECT a01.value, 0.151806728945089886206923794224573882182e-34 FROM t0 AS a00 INNER JOIN json_each(a00.c3, '$[1][1]') AS a01 ON a00.c0 = a01.key;
+CREATE TABLE t0(c0 INTEGER PRIMARY KEY, c1 BLOB COLLATE NOCASE, c2 NUMERIC COLLATE NOCASE, c3 TEXT)
+----
+SELECT a01.value, 0.151806728945089886206923794224573882182e-34 FROM t0 AS a00 INNER JOIN json_each(a00.c3, '$[1][1]') AS a01 ON a00.c0 = a01.key

@@ -1,0 +1,12 @@
+-- seed 1796165709537948294: OursFailed at statement 2 (memory store)
+--     sqlite: Done
+--     asadb:  Err("syntax error: sql parser error: Expected: SELECT, VALUES, or a subquery in the query body, found: REPLACE at Line: 1, Column: 58")
+--   shrunk session:
+--     CREATE TABLE t0(c0 BIGINT, c1 TEXT, c2 BOOLEAN COLLATE RTRIM, c3 NUMERIC COLLATE NOCASE);
+--     CREATE TABLE t1(c0 DECIMAL(10,2), c1 NUMERIC COLLATE RTRIM, c2 VARCHAR(10) NOT NULL DEFAULT 0);
+--     WITH w AS (SELECT a10.c3, a10.c3, a10.c0 FROM t0 AS a10) REPLACE INTO t1 SELECT * FROM w ORDER BY 1, 2, 3;
+CREATE TABLE t0(c0 BIGINT, c1 TEXT, c2 BOOLEAN COLLATE RTRIM, c3 NUMERIC COLLATE NOCASE)
+----
+CREATE TABLE t1(c0 DECIMAL(10,2), c1 NUMERIC COLLATE RTRIM, c2 VARCHAR(10) NOT NULL DEFAULT 0)
+----
+WITH w AS (SELECT a10.c3, a10.c3, a10.c0 FROM t0 AS a10) REPLACE INTO t1 SELECT * FROM w ORDER BY 1, 2, 3

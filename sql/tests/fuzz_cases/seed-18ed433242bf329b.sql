@@ -1,0 +1,12 @@
+-- seed 1796165709537948315: OursFailed at statement 2 (memory store)
+--     sqlite: Done
+--     asadb:  Err("syntax error: sql parser error: Expected: SELECT, VALUES, or a subquery in the query body, found: REPLACE at Line: 1, Column: 82")
+--   shrunk session:
+--     CREATE TABLE t0(c0 BIGINT, c1 INTEGER CHECK (c1 IS NULL OR c1 <> 13), c2 VARCHAR(10), c3 DOUBLE UNIQUE, c4 DECIMAL(10,2), UNIQUE (c0, c1));
+--     CREATE TABLE t2(c0 INTEGER, c1 BOOLEAN UNIQUE, c2 TEXT, c3 BOOLEAN UNIQUE, c4 CLOB);
+--     WITH w AS (SELECT 100, a10.c1, NULL, 9223372036854775808, a10.c0 FROM t0 AS a10) REPLACE INTO t2 SELECT * FROM w ORDER BY 1, 2, 3, 4, 5;
+CREATE TABLE t0(c0 BIGINT, c1 INTEGER CHECK (c1 IS NULL OR c1 <> 13), c2 VARCHAR(10), c3 DOUBLE UNIQUE, c4 DECIMAL(10,2), UNIQUE (c0, c1))
+----
+CREATE TABLE t2(c0 INTEGER, c1 BOOLEAN UNIQUE, c2 TEXT, c3 BOOLEAN UNIQUE, c4 CLOB)
+----
+WITH w AS (SELECT 100, a10.c1, NULL, 9223372036854775808, a10.c0 FROM t0 AS a10) REPLACE INTO t2 SELECT * FROM w ORDER BY 1, 2, 3, 4, 5

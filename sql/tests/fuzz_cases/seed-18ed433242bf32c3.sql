@@ -1,0 +1,9 @@
+-- seed 1796165709537948355: OursFailed at statement 1 (memory store)
+--     sqlite: Affected(0)
+--     asadb:  Err("not supported: UPDATE … FROM of a WITHOUT ROWID table")
+--   shrunk session:
+--     CREATE TABLE t2(c0 VARCHAR(10), c1 BLOB UNIQUE, c2 INTEGER, c3 DOUBLE UNIQUE, c4 DECIMAL(10,2) DEFAULT 0, PRIMARY KEY (c1)) WITHOUT ROWID;
+--     UPDATE t2 SET c1 = t2.c2 FROM t2 AS o WHERE NULL;
+CREATE TABLE t2(c0 VARCHAR(10), c1 BLOB UNIQUE, c2 INTEGER, c3 DOUBLE UNIQUE, c4 DECIMAL(10,2) DEFAULT 0, PRIMARY KEY (c1)) WITHOUT ROWID
+----
+UPDATE t2 SET c1 = t2.c2 FROM t2 AS o WHERE NULL
