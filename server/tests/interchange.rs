@@ -218,9 +218,9 @@ fn mariadb_dump_equals_the_oracle() {
     assert!(k.contains(&("MariaDB client command (sandbox mode)".into(), 1)), "{k:?}");
 }
 
-/// Ignored until issue 10 lands: a `sqlite3 .dump` starts with `PRAGMA
-/// foreign_keys=OFF` and refills `sqlite_sequence`, both the schema
-/// work's (the importer passes a SQLite dump to the engine unchanged).
+/// A `sqlite3 .dump` as a Reservoir job: it starts with `PRAGMA
+/// foreign_keys=OFF` and refills `sqlite_sequence`, both handled by the
+/// schema layer (the importer passes a SQLite dump to the engine unchanged).
 #[test]
 fn sqlite3_dumps_equal_the_oracle() {
     let oracle = Oracle::load();

@@ -11,7 +11,6 @@
 //! file: `ok`, or the class of its first difference.
 
 #[path = "../tests/fuzz/mod.rs"]
-#[allow(dead_code)]
 mod fuzz;
 
 use std::io::Read;
