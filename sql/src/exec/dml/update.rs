@@ -194,6 +194,12 @@ pub fn update(
             let mut picked: Vec<Row> = Vec::new();
             let mut seen = std::collections::HashSet::new();
             while let Some(r) = op.next(&cx)? {
+                // An aggregate in SET over an outer column makes the join an
+                // aggregate query (SQLite's rule): over no rows its one row
+                // names no target row (a NULL rowid), which updates nothing.
+                if r.first().is_some_and(Value::is_null) {
+                    continue;
+                }
                 let Some(Value::Integer(rowid)) = r.first() else {
                     return Err(Error::Corrupt("rowid is not an integer".into()));
                 };
