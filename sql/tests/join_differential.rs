@@ -13,8 +13,7 @@ mod values_common;
 
 use values_common::row_key;
 
-use asadb_sql::Value;
-use asadb_sql::session::{Engine, Outcome, Params, Session};
+use asadb_sql::session::{Engine, Session};
 
 const SETUP: &[&str] = &[
     "CREATE TABLE a(id INTEGER PRIMARY KEY, k INTEGER, v TEXT)",
@@ -169,17 +168,10 @@ const REFUSED: &[(&str, &str)] = &[
     ("SELECT id FROM a FULL JOIN b ON a.k = b.k", "ambiguous column name: id"),
 ];
 
-fn ours(s: &mut Session, sql: &str) -> Result<(Vec<String>, Vec<Vec<Value>>), String> {
-    match s.execute(sql, &Params::None).map_err(|e| e.to_string())? {
-        Outcome::Rows { columns, rows } => Ok((columns, rows)),
-        o => Err(format!("not rows: {o:?}")),
-    }
-}
-
 /// Row keys as SQLite and we give them; sorted unless the query orders
 /// its rows totally (every ORDER BY here does).
 fn compare(s: &mut Session, c: &rusqlite::Connection, sql: &str) -> Option<String> {
-    let (a, b) = match (ours(s, sql), values_common::sqlite_query(c, sql)) {
+    let (a, b) = match (values_common::ours_query(s, sql), values_common::sqlite_query(c, sql)) {
         (Ok(a), Ok(b)) => (a, b),
         (Err(_), Err(_)) => return None,
         (a, b) => return Some(format!("{sql}\n  ours:   {a:?}\n  sqlite: {b:?}")),
@@ -234,7 +226,7 @@ fn refused_joins_are_refused_like_sqlite() {
                 Err(e) if !e.contains(msg) => bad.push(format!("SQLite says {e:?} to {q}")),
                 Err(_) => {}
             }
-            match ours(&mut s, q) {
+            match values_common::ours_query(&mut s, q) {
                 Ok(r) => bad.push(format!("we accept: {q} -> {r:?}")),
                 Err(e) if !e.contains(msg) => bad.push(format!("we say {e:?} to {q}")),
                 Err(_) => {}
@@ -251,7 +243,7 @@ fn explain_shows_outer_join_kinds() {
     let e = Engine::memory();
     let (mut s, _) = values_common::loaded(&e, SETUP);
     let plan = |s: &mut Session, q: &str| -> String {
-        let (_, rows) = ours(s, &format!("EXPLAIN QUERY PLAN {q}")).unwrap();
+        let (_, rows) = values_common::ours_query(s, &format!("EXPLAIN QUERY PLAN {q}")).unwrap();
         rows.iter().map(|r| row_key(r)).collect::<Vec<_>>().join("\n")
     };
     let p = plan(&mut s, "SELECT * FROM a RIGHT JOIN c ON c.k = a.k");

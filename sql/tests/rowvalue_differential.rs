@@ -13,8 +13,7 @@ mod values_common;
 
 use values_common::row_key;
 
-use asadb_sql::Value;
-use asadb_sql::session::{Outcome, Params, Session};
+use asadb_sql::session::Session;
 
 const SETUP: &[&str] = &[
     "CREATE TABLE t(id INTEGER PRIMARY KEY, a INTEGER, b TEXT, c REAL)",
@@ -118,15 +117,8 @@ const REFUSED: &[(&str, &str)] = &[
     ("SELECT * FROM t, (SELECT * FROM w WHERE w.g = t.a)", "no such column: t.a"),
 ];
 
-fn ours(s: &mut Session, sql: &str) -> Result<(Vec<String>, Vec<Vec<Value>>), String> {
-    match s.execute(sql, &Params::None).map_err(|e| e.to_string())? {
-        Outcome::Rows { columns, rows } => Ok((columns, rows)),
-        o => Err(format!("not rows: {o:?}")),
-    }
-}
-
 fn compare(s: &mut Session, c: &rusqlite::Connection, sql: &str) -> Option<String> {
-    let (a, b) = match (ours(s, sql), values_common::sqlite_query(c, sql)) {
+    let (a, b) = match (values_common::ours_query(s, sql), values_common::sqlite_query(c, sql)) {
         (Ok(a), Ok(b)) => (a, b),
         (a, b) => return Some(format!("{sql}\n  ours:   {a:?}\n  sqlite: {b:?}")),
     };
@@ -160,7 +152,7 @@ fn row_value_misuse_is_refused_like_sqlite() {
                 Err(e) if !e.contains(msg) => bad.push(format!("SQLite says {e:?} to {q}")),
                 Err(_) => {}
             }
-            match ours(&mut s, q) {
+            match values_common::ours_query(&mut s, q) {
                 Ok(r) => bad.push(format!("we accept: {q} -> {r:?}")),
                 Err(e) if !e.contains(msg) => bad.push(format!("we say {e:?} to {q}")),
                 Err(_) => {}
@@ -175,8 +167,11 @@ fn row_value_misuse_is_refused_like_sqlite() {
 fn row_equality_uses_an_index() {
     let e = asadb_sql::session::Engine::memory();
     let (mut s, _) = values_common::loaded(&e, SETUP);
-    let (_, rows) =
-        ours(&mut s, "EXPLAIN QUERY PLAN SELECT id FROM t WHERE (a, b) = (1, 'x')").unwrap();
+    let (_, rows) = values_common::ours_query(
+        &mut s,
+        "EXPLAIN QUERY PLAN SELECT id FROM t WHERE (a, b) = (1, 'x')",
+    )
+    .unwrap();
     let plan = rows.iter().map(|r| row_key(r)).collect::<Vec<_>>().join("\n");
     assert!(plan.contains("USING INDEX t_ab (1 prefix)"), "{plan}");
 }

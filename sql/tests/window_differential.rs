@@ -14,8 +14,7 @@ mod values_common;
 
 use values_common::row_key;
 
-use asadb_sql::Value;
-use asadb_sql::session::{Engine, Outcome, Params, Session};
+use asadb_sql::session::{Engine, Session};
 
 const SETUP: &[&str] = &[
     "CREATE TABLE t(id INTEGER PRIMARY KEY, g TEXT, x INTEGER, y REAL, s TEXT)",
@@ -225,15 +224,8 @@ const REFUSED: &[(&str, &str)] = &[
     ("SELECT count(*) OVER (ORDER BY id EXCLUDE NO OTHERS) FROM t", "syntax error"),
 ];
 
-fn ours(s: &mut Session, sql: &str) -> Result<(Vec<String>, Vec<Vec<Value>>), String> {
-    match s.execute(sql, &Params::None).map_err(|e| e.to_string())? {
-        Outcome::Rows { columns, rows } => Ok((columns, rows)),
-        o => Err(format!("not rows: {o:?}")),
-    }
-}
-
 fn compare(s: &mut Session, c: &rusqlite::Connection, sql: &str) -> Option<String> {
-    let (a, b) = match (ours(s, sql), values_common::sqlite_query(c, sql)) {
+    let (a, b) = match (values_common::ours_query(s, sql), values_common::sqlite_query(c, sql)) {
         (Ok(a), Ok(b)) => (a, b),
         (Err(_), Err(_)) => return None,
         (a, b) => return Some(format!("{sql}\n  ours:   {a:?}\n  sqlite: {b:?}")),
@@ -289,7 +281,7 @@ fn refused_window_queries_are_refused_like_sqlite() {
                 Err(e) if !e.contains(msg) => bad.push(format!("SQLite says {e:?} to {q}")),
                 Err(_) => {}
             }
-            match ours(&mut s, q) {
+            match values_common::ours_query(&mut s, q) {
                 Ok(r) => bad.push(format!("accepted: {q} -> {r:?}")),
                 Err(e) if !e.contains(msg) => bad.push(format!("we say {e:?} to {q}")),
                 Err(_) => {}

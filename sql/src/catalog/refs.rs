@@ -26,25 +26,7 @@ use std::ops::Range;
 
 use sqlparser::tokenizer::Token;
 
-use super::text::{Tok, tokens};
-
-/// Words that start a table constraint (not a column definition).
-const TABLE_CONSTRAINT: &[&str] = &["CONSTRAINT", "PRIMARY", "UNIQUE", "CHECK", "FOREIGN"];
-
-/// Words that end a column's declared type.
-const TYPE_STOP: &[&str] = &[
-    "CONSTRAINT",
-    "PRIMARY",
-    "NOT",
-    "NULL",
-    "UNIQUE",
-    "CHECK",
-    "DEFAULT",
-    "COLLATE",
-    "REFERENCES",
-    "GENERATED",
-    "AS",
-];
+use super::text::{COLUMN_STOP, TABLE_CONSTRAINT, Tok, tokens};
 
 /// Words after which a name is a table's name.
 const TABLE_POSITION: &[&str] = &["FROM", "JOIN", "INTO", "UPDATE", "ON", "TABLE", "REFERENCES"];
@@ -279,7 +261,7 @@ fn own_table(toks: &[Tok], table: &str, col: &str) -> Vec<Range<usize>> {
                 i += 1;
                 while i < close
                     && match &toks[i].token {
-                        Token::Word(_) => !is_word_in(&toks[i], TYPE_STOP),
+                        Token::Word(_) => !is_word_in(&toks[i], COLUMN_STOP),
                         Token::SingleQuotedString(_) | Token::DoubleQuotedString(_) => true,
                         _ => false,
                     }

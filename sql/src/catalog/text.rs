@@ -115,7 +115,7 @@ pub struct ColumnText {
 }
 
 /// Words that end a column's type: the start of a column constraint.
-const COLUMN_STOP: &[&str] = &[
+pub(super) const COLUMN_STOP: &[&str] = &[
     "CONSTRAINT",
     "PRIMARY",
     "NOT",
@@ -130,7 +130,8 @@ const COLUMN_STOP: &[&str] = &[
 ];
 
 /// Words that start a table constraint.
-const TABLE_CONSTRAINT: &[&str] = &["CONSTRAINT", "PRIMARY", "UNIQUE", "CHECK", "FOREIGN"];
+pub(super) const TABLE_CONSTRAINT: &[&str] =
+    &["CONSTRAINT", "PRIMARY", "UNIQUE", "CHECK", "FOREIGN"];
 
 /// SQLite's `sqlite3Dequote`: a text starting with a quote loses it and
 /// its match (doubled quotes inside become one).

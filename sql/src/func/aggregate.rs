@@ -63,6 +63,19 @@ struct SumState {
     overflow: bool,
 }
 
+/// What a sum adds for `v` (`sqlite3_value_numeric_type`): nothing for NULL,
+/// wholly numeric text as the number it spells, anything else as it is.
+fn numeric_input(v: &Value) -> Option<std::borrow::Cow<'_, Value>> {
+    use std::borrow::Cow;
+    match v {
+        Value::Null => None,
+        Value::Text(s) => {
+            Some(numeric_text_bytes(s.as_bytes(), false).map_or(Cow::Borrowed(v), Cow::Owned))
+        }
+        other => Some(Cow::Borrowed(other)),
+    }
+}
+
 impl SumState {
     /// One Kahan–Babuška–Neumaier step.
     fn kbn(&mut self, r: f64) {
@@ -98,19 +111,8 @@ impl SumState {
     }
 
     fn step(&mut self, v: &Value) {
-        // sqlite3_value_numeric_type: wholly numeric text counts as a number.
-        let converted;
-        let v = match v {
-            Value::Null => return,
-            Value::Text(s) => match numeric_text_bytes(s.as_bytes(), false) {
-                Some(n) => {
-                    converted = n;
-                    &converted
-                }
-                None => v,
-            },
-            other => other,
-        };
+        let Some(v) = numeric_input(v) else { return };
+        let v = v.as_ref();
         self.cnt += 1;
         match v {
             Value::Integer(i) => {
@@ -142,18 +144,8 @@ impl SumState {
 
     /// SQLite's `sumInverse`.
     fn inverse(&mut self, v: &Value) {
-        let converted;
-        let v = match v {
-            Value::Null => return,
-            Value::Text(s) => match numeric_text_bytes(s.as_bytes(), false) {
-                Some(n) => {
-                    converted = n;
-                    &converted
-                }
-                None => v,
-            },
-            other => other,
-        };
+        let Some(v) = numeric_input(v) else { return };
+        let v = v.as_ref();
         self.cnt -= 1;
         if !self.approx {
             match self.i_sum.checked_sub(v.to_i64()) {

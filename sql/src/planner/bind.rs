@@ -1263,30 +1263,14 @@ impl<'a> Binder<'a> {
         ))
     }
 
-    /// Runs `f` with no enclosing scopes (views, derived tables, CTEs).
+    /// Runs `f` with no enclosing scopes (views, derived tables, CTEs):
+    /// [`Self::derived`] with the enclosing queries hidden too.
     pub fn isolated<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
         let scopes = std::mem::take(&mut self.scopes);
         let levels = std::mem::take(&mut self.levels);
-        let aggs = self.aggs.take();
-        let outer_aggs = std::mem::take(&mut self.outer_aggs);
-        let exists_levels = std::mem::take(&mut self.exists_levels);
-        let unevaluated = std::mem::take(&mut self.unevaluated);
-        let wins = self.wins.take();
-        let windows = std::mem::take(&mut self.windows);
-        let aliases = std::mem::take(&mut self.aliases);
-        // Views and CTEs come from other texts: no source names there.
-        let source = self.source.take();
-        let r = f(self);
-        self.source = source;
+        let r = self.derived(f);
         self.scopes = scopes;
         self.levels = levels;
-        self.aggs = aggs;
-        self.outer_aggs = outer_aggs;
-        self.exists_levels = exists_levels;
-        self.unevaluated = unevaluated;
-        self.wins = wins;
-        self.windows = windows;
-        self.aliases = aliases;
         r
     }
 

@@ -88,6 +88,19 @@ pub fn sqlite_query(
     Ok((cols, out))
 }
 
+/// A query on our engine, as [`sqlite_query`] gives SQLite's: the column
+/// names and rows, or the error's text.
+pub fn ours_query(
+    s: &mut asadb_sql::session::Session,
+    sql: &str,
+) -> Result<(Vec<String>, Vec<Vec<Value>>), String> {
+    use asadb_sql::session::{Outcome, Params};
+    match s.execute(sql, &Params::None).map_err(|e| e.to_string())? {
+        Outcome::Rows { columns, rows } => Ok((columns, rows)),
+        o => Err(format!("not rows: {o:?}")),
+    }
+}
+
 /// Exact equality: same storage class; REAL by bits; TEXT/BLOB by bytes.
 pub fn same(a: &Value, b: &Value) -> bool {
     match (a, b) {
