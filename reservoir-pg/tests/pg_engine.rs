@@ -311,7 +311,14 @@ async fn two_schemas_on_one_database_share_one_executor() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stalled_process_that_lost_its_lease_cannot_commit() {
     let url = cluster::fresh_database().await;
-    let slow = open(&url, true).await;
+    // A long lease: its heartbeat (every third of it) must not renew the
+    // lease the test expires below before a reaper has seen it expired
+    // (with the 1 s lease it sometimes did, on a loaded machine, and the
+    // job completed).
+    let slow =
+        PgReservoir::open(PgConfig { lease: Duration::from_secs(60), ..pg_config(&url, true) })
+            .await
+            .unwrap();
     let mut script = String::from("CREATE TABLE t(id integer PRIMARY KEY);\n");
     // Statements 2,001..7,000 each sleep a millisecond on the server: the
     // job cannot finish before the lease is taken from it below, however
