@@ -329,6 +329,32 @@ fn replace_into_and_set_tuples() {
     ]);
 }
 
+/// `SET (a, b) = (SELECT …)`: the subquery's first row (NULLs without
+/// one), correlated or not, its size checked against the column list; one
+/// evaluation per row serves every column (`random()` twice is one value).
+#[test]
+fn set_tuples_from_a_row_subquery() {
+    check(&[
+        "CREATE TABLE t(a INTEGER PRIMARY KEY, b, c TEXT)",
+        "INSERT INTO t VALUES (1, 2, 3), (4, 5, 6), (7, 8, 9)",
+        "CREATE TABLE u(x, y)",
+        "INSERT INTO u VALUES (1, 10), (4, 40), (4, 41)",
+        "UPDATE t SET (b, c) = (SELECT 1, 2, 3)",
+        "UPDATE t SET (b, c) = (SELECT 7)",
+        "UPDATE t SET (b, c) = (SELECT y, x + 100 FROM u WHERE u.x = t.a ORDER BY y DESC)",
+        "SELECT a, b, typeof(b), c, typeof(c) FROM t ORDER BY a",
+        "UPDATE t SET (c) = (SELECT 'solo'), b = b * 2 WHERE a = 1 RETURNING *",
+        "UPDATE t SET (b, c) = (SELECT x, y FROM u WHERE 0) WHERE a = 7",
+        "SELECT * FROM t ORDER BY a",
+        "UPDATE t SET (b, c) = (SELECT r, r FROM (SELECT random() AS r))",
+        "SELECT count(*) FROM t WHERE b IS c",
+        "UPDATE t SET (b, c) = (SELECT max(x), count(*) FROM u WHERE u.x <= t.a)",
+        "SELECT * FROM t ORDER BY a",
+        "INSERT INTO t VALUES (4, 0, 0) ON CONFLICT(a) DO UPDATE SET (b, c) = (SELECT y, excluded.b FROM u WHERE x = excluded.a ORDER BY y) RETURNING *",
+        "SELECT * FROM t ORDER BY a",
+    ]);
+}
+
 /// Syntax errors SQLite's grammar gives (SQLite's messages add the
 /// statement and an offset: only error-ness is compared).
 #[test]

@@ -75,6 +75,11 @@ const QUERIES: &[&str] = &[
     "SELECT (p, q) = (1, 2), (p, q) IN (SELECT 1, 2), (p, q) > ('0', 1) FROM m",
     "SELECT rowid FROM m WHERE (p, q) = ('01', 2) ORDER BY rowid",
     "SELECT rowid FROM m WHERE (q, p) IN (SELECT 2, '1') ORDER BY rowid",
+    // A row value as a CASE operand: row equality per WHEN.
+    "SELECT CASE (1, 2) WHEN (1, 3) THEN 'a' WHEN (1, 2) THEN 'b' ELSE 'c' END, CASE (1, NULL) WHEN (1, NULL) THEN 'a' ELSE 'n' END",
+    "SELECT CASE (SELECT 1, 2) WHEN (1, 2) THEN 'y' END, CASE (1, '1') WHEN (1, 1) THEN 'y' ELSE 'n' END, CASE (1, 2) WHEN (SELECT 1, 2) THEN 'y' END",
+    "SELECT id, CASE (a, b) WHEN (1, 'x') THEN 'one-x' WHEN (2, 'X' COLLATE nocase) THEN 'two-x' WHEN (SELECT x, y FROM s WHERE x = t.a AND y IS t.b) THEN 's' END FROM t ORDER BY id",
+    "SELECT id, CASE (p, q) WHEN ('1', 2) THEN 'a' WHEN (1, 2.0) THEN 'b' END FROM (SELECT rowid AS id, p, q FROM m) ORDER BY id",
     // Correlated FROM subqueries inside subquery expressions.
     "SELECT id, (SELECT count(*) FROM (SELECT * FROM w WHERE w.g = t.a)) FROM t ORDER BY id",
     "SELECT id, (SELECT max(z) FROM (SELECT w.id + t.id AS z FROM w)) FROM t ORDER BY id",
@@ -104,6 +109,10 @@ const REFUSED: &[(&str, &str)] = &[
     ("SELECT count((1, 2))", "row value misused"),
     ("SELECT (1, 2) BETWEEN 1 AND 2", "row value misused"),
     ("SELECT 1 IN ((1, 2))", "row value misused"),
+    ("SELECT CASE (1, 2) WHEN 1 THEN 'y' END", "row value misused"),
+    ("SELECT CASE 1 WHEN (1, 2) THEN 'y' END", "row value misused"),
+    ("SELECT CASE (1, 2) WHEN (1, 2, 3) THEN 'y' END", "row value misused"),
+    ("SELECT CASE (1, 2) WHEN (1, 2) THEN (1, 2) END", "row value misused"),
     ("SELECT (1, 2) IN ((1, 2), 3)", "IN(...) element has 1 term - expected 2"),
     ("SELECT (1, 2) IN ((1, 2, 3))", "IN(...) element has 3 terms - expected 2"),
     ("SELECT (1, 2) IN (SELECT 1)", "sub-select returns 1 columns - expected 2"),

@@ -800,8 +800,14 @@ impl<'a> Binder<'a> {
                 }
             }
             A::Case { operand, conditions, else_result, .. } => {
+                use super::rowvalue::{self, Operand};
                 let op = match operand {
-                    Some(o) => Some(self.bind_expr(o)?),
+                    Some(o) => match rowvalue::operand(self, o)? {
+                        Operand::Scalar(x) => Some(x),
+                        Operand::Row(xs) => {
+                            return rowvalue::case(self, xs, conditions, else_result.as_deref());
+                        }
+                    },
                     None => None,
                 };
                 let mut whens = Vec::new();

@@ -40,6 +40,7 @@ use crate::func::TableFunc;
 pub use access::{plan_table_scan, plan_table_scan_as};
 pub use bind::{Binder, ParamMap};
 pub use cte::with_into_insert;
+pub(crate) use rowvalue::bind_row_value;
 pub use select::{plan_query, push_ctes};
 
 /// A planned subquery (scalar, IN or EXISTS).

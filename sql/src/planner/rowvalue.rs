@@ -21,8 +21,14 @@
 //! - Anywhere else a row value is "row value misused"; sizes that differ
 //!   are too, or "sub-select returns N columns - expected M" /
 //!   "IN(...) element has N terms - expected M" where SQLite says so.
-//! - Not built: a row value as a CASE operand (`CASE (a, b) WHEN (1, 2)`),
-//!   refused as "row value misused", and `UPDATE … SET (a, b) = …`.
+//! - `UPDATE … SET (a, b) = (SELECT x, y …)` binds the subquery once as a
+//!   row ([`bind_row_value`]), one element per column.
+//! - A row value as a CASE operand (`CASE (a, b) WHEN (1, 2) …`), each
+//!   WHEN a row of its size, is the searched CASE of the row equalities
+//!   ([`case`]). The operand's elements are read again for each WHEN: a
+//!   row subquery still runs once (its elements share it), but a volatile
+//!   element such as `random()` is drawn per WHEN where SQLite draws it
+//!   once.
 
 use std::sync::Arc;
 
@@ -78,6 +84,15 @@ pub(super) fn operand(b: &mut Binder, e: &ast::Expr) -> Result<Operand> {
         }
         _ => Ok(Operand::Scalar(b.bind_expr(e)?)),
     }
+}
+
+/// Binds `e` as a list of values: a row value's elements (a row
+/// subquery's share one subquery), or the one value of a scalar.
+pub(crate) fn bind_row_value(b: &mut Binder, e: &ast::Expr) -> Result<Vec<Expr>> {
+    Ok(match operand(b, e)? {
+        Operand::Scalar(x) => vec![x],
+        Operand::Row(v) => v,
+    })
 }
 
 /// Binds `e`, which must be a single value.
@@ -175,6 +190,23 @@ pub(super) fn compare(
             .ok_or_else(misused)?,
         _ => return Err(misused()),
     })
+}
+
+/// `CASE (a, b) WHEN (x, y) THEN … [ELSE …] END` with the row operand
+/// `xs` (bound): `CASE WHEN (a, b) = (x, y) THEN …`.
+pub(super) fn case(
+    b: &mut Binder,
+    xs: Vec<Expr>,
+    conditions: &[ast::CaseWhen],
+    else_: Option<&ast::Expr>,
+) -> Result<Expr> {
+    let mut whens = Vec::with_capacity(conditions.len());
+    for cw in conditions {
+        let (l, r) = rows(Operand::Row(xs.clone()), operand(b, &cw.condition)?)?;
+        whens.push((compare_rows(b, CmpOp::Eq, l, r), b.bind_expr(&cw.result)?));
+    }
+    let else_ = else_.map(|e| b.bind_expr(e)).transpose()?.map(Box::new);
+    Ok(Expr::Case { operand: None, whens, else_, aff: None, coll: Collation::Binary })
 }
 
 /// `x [NOT] BETWEEN lo AND hi` where one of them is a row value.

@@ -28,8 +28,8 @@ use crate::{Error, Result};
 
 mod update;
 mod upsert;
-use update::set_targets;
 pub use update::update;
+use update::{bind_sets, set_targets};
 use upsert::{Resolved, Upsert};
 
 /// What to do when a row violates a constraint.

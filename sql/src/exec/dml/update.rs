@@ -22,17 +22,29 @@ use crate::exec::fkey::{Checks, Write};
 use crate::exec::index::table_scope;
 use crate::exec::{Context, ExecState, build, table_row};
 use crate::expr::Expr;
-use crate::planner::{Binder, plan_query, plan_table_scan_as, push_ctes};
+use crate::planner::{Binder, bind_row_value, plan_query, plan_table_scan_as, push_ctes};
 use crate::storage::{Row, RowStore};
 use crate::value::Value;
 use crate::{Error, Result};
 
-/// The SET list of an UPDATE or DO UPDATE as (column, value) pairs, in
-/// order: `(a, b) = (x, y)` is `a = x, b = y`.
+/// One assignment of a SET list: the column and its value's expression;
+/// `row` is `Some((k, n))` when the value is element `k` of the `n`-column
+/// row subquery of `(a, b) = (SELECT …)` (`value` is then that subquery,
+/// shared by its `n` elements).
+pub(super) struct SetItem<'e> {
+    pub(super) col: usize,
+    pub(super) value: &'e ast::Expr,
+    pub(super) row: Option<(usize, usize)>,
+}
+
+/// The SET list of an UPDATE or DO UPDATE, in order: `(a, b) = (x, y)` is
+/// `a = x, b = y`; `(a, b) = (SELECT x, y …)` takes both from the
+/// subquery's first row (NULLs without one), which runs once per row
+/// updated, as SQLite.
 pub(super) fn set_targets<'e>(
     t: &TableDef,
     assignments: &'e [ast::Assignment],
-) -> Result<Vec<(usize, &'e ast::Expr)>> {
+) -> Result<Vec<SetItem<'e>>> {
     let mut out = Vec::new();
     for a in assignments {
         let names: Vec<String> = match &a.target {
@@ -41,25 +53,19 @@ pub(super) fn set_targets<'e>(
                 ns.iter().map(object_name).collect::<Result<_>>()?
             }
         };
-        let values: Vec<&ast::Expr> = match (&a.target, &a.value) {
-            (ast::AssignmentTarget::ColumnName(_), v) => vec![v],
-            (_, ast::Expr::Tuple(vs)) => vs.iter().collect(),
-            (_, ast::Expr::Subquery(_)) => {
-                return Err(Error::Unsupported(
-                    "SET (columns) = (SELECT …): a row-valued subquery in a SET list".into(),
-                ));
+        let values: Vec<(&ast::Expr, Option<(usize, usize)>)> = match (&a.target, &a.value) {
+            (ast::AssignmentTarget::ColumnName(_), v) => vec![(v, None)],
+            (_, ast::Expr::Tuple(vs)) => vs.iter().map(|v| (v, None)).collect(),
+            (_, q @ ast::Expr::Subquery(_)) => {
+                (0..names.len()).map(|k| (q, Some((k, names.len())))).collect()
             }
-            (_, ast::Expr::Nested(v)) => vec![v.as_ref()],
-            (_, v) => vec![v],
+            (_, ast::Expr::Nested(v)) => vec![(v.as_ref(), None)],
+            (_, v) => vec![(v, None)],
         };
         if values.len() != names.len() {
-            return Err(Error::InvalidInput(format!(
-                "{} columns assigned {} values",
-                names.len(),
-                values.len()
-            )));
+            return Err(assigned(names.len(), values.len()));
         }
-        for (n, v) in names.iter().zip(values) {
+        for (n, (value, row)) in names.iter().zip(values) {
             let c = t
                 .column_index(n)
                 .ok_or_else(|| Error::InvalidInput(format!("no such column: {n}")))?;
@@ -69,8 +75,36 @@ pub(super) fn set_targets<'e>(
                     t.columns[c].name
                 )));
             }
-            out.push((c, v));
+            out.push(SetItem { col: c, value, row });
         }
+    }
+    Ok(out)
+}
+
+/// SQLite's message for a SET list whose sides differ in size.
+fn assigned(columns: usize, values: usize) -> Error {
+    Error::InvalidInput(format!("{columns} columns assigned {values} values"))
+}
+
+/// Binds a SET list in the binder's current scope: a row subquery once,
+/// its elements shared by their columns.
+pub(super) fn bind_sets(b: &mut Binder, items: &[SetItem]) -> Result<Vec<(usize, Expr)>> {
+    let mut out = Vec::with_capacity(items.len());
+    let mut row: Vec<Expr> = Vec::new();
+    for it in items {
+        let e = match it.row {
+            None => b.bind_expr(it.value)?,
+            Some((k, n)) => {
+                if k == 0 {
+                    row = bind_row_value(b, it.value)?;
+                    if row.len() != n {
+                        return Err(assigned(n, row.len()));
+                    }
+                }
+                row[k].clone()
+            }
+        };
+        out.push((it.col, e));
     }
     Ok(out)
 }
@@ -126,7 +160,7 @@ pub fn update(
         _ => Conflict::Abort,
     };
     let targets = set_targets(&t, &u.assignments)?;
-    let set_cols: Vec<usize> = targets.iter().map(|(c, _)| *c).collect();
+    let set_cols: Vec<usize> = targets.iter().map(|s| s.col).collect();
     let mut b = Binder::new(schema, store);
     if let Some(w) = with {
         push_ctes(&mut b, w);
@@ -140,10 +174,7 @@ pub fn update(
             let mut scope = table_scope(&t);
             scope.tables[0].name = known_as.clone();
             b.push_scope(scope);
-            let sets = targets
-                .iter()
-                .map(|(c, v)| Ok((*c, b.bind_expr(v)?)))
-                .collect::<Result<Vec<(usize, Expr)>>>();
+            let sets = bind_sets(&mut b, &targets);
             b.pop_scope();
             let node = plan_table_scan_as(&mut b, &t, &known_as, u.selection.as_ref())?;
             Rows::Plain(sets?, node)
@@ -212,8 +243,8 @@ pub fn update(
                 let Some(now) = store.get(&t, rowid)? else { continue };
                 let old = table_row(&t, rowid, now);
                 let mut new: Row = old[..ncols].to_vec();
-                for ((c, _), v) in targets.iter().zip(&r[1..]) {
-                    new[*c] = v.clone();
+                for (s, v) in targets.iter().zip(&r[1..]) {
+                    new[s.col] = v.clone();
                 }
                 if let Some(local) = target.update_row(store, &cx, rowid, old, new, action)? {
                     n += 1;
@@ -243,8 +274,11 @@ fn joined(
     known_as: &str,
     u: &ast::Update,
     from: &[ast::TableWithJoins],
-    targets: &[(usize, &ast::Expr)],
+    targets: &[SetItem],
 ) -> Result<crate::planner::Node> {
+    if targets.iter().any(|s| s.row.is_some()) {
+        return Err(Error::Unsupported("UPDATE … FROM with SET (columns) = (SELECT …)".into()));
+    }
     if t.without_rowid {
         return Err(Error::Unsupported("UPDATE … FROM of a WITHOUT ROWID table".into()));
     }
@@ -260,7 +294,7 @@ fn joined(
         ast::Ident::new(known_as),
         ast::Ident::new(rowid_name),
     ]))];
-    projection.extend(targets.iter().map(|(_, v)| ast::SelectItem::UnnamedExpr((*v).clone())));
+    projection.extend(targets.iter().map(|s| ast::SelectItem::UnnamedExpr(s.value.clone())));
     let mut tables = vec![u.table.clone()];
     tables.extend(from.iter().cloned());
     let select = ast::Select {

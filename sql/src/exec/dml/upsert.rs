@@ -29,7 +29,7 @@ use std::sync::Arc;
 
 use sqlparser::ast;
 
-use super::{Conflict, Target, set_targets};
+use super::{Conflict, Target, bind_sets, set_targets};
 use crate::catalog::{Schema, TableDef};
 use crate::exec::fkey::{Checks, Write};
 use crate::exec::index::table_scope;
@@ -114,14 +114,11 @@ impl<'a> Upsert<'a> {
                 ast::OnConflictAction::DoNothing => None,
                 ast::OnConflictAction::DoUpdate(du) => {
                     let targets = set_targets(t, &du.assignments)?;
-                    let set_cols: Vec<usize> = targets.iter().map(|(c, _)| *c).collect();
+                    let set_cols: Vec<usize> = targets.iter().map(|s| s.col).collect();
                     let target = Target::new(b, schema, t, fk, Write::Update(&set_cols))?;
                     b.push_scope(upsert_scope(t, name));
                     let bound = (|| -> Result<Bound> {
-                        let sets = targets
-                            .iter()
-                            .map(|(c, e)| Ok((*c, b.bind_expr(e)?)))
-                            .collect::<Result<Vec<_>>>()?;
+                        let sets = bind_sets(b, &targets)?;
                         let filter = du.selection.as_ref().map(|w| b.bind_expr(w)).transpose()?;
                         Ok((sets, filter))
                     })();
