@@ -16,8 +16,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use asadb_sql::counters::Counters;
 use asadb_sql::script::{Splitter, SplitterOptions, parse_insert_fast};
 use asadb_sql::session::{Engine, Outcome, Params, Session};
+use parking_lot::Mutex;
 
 pub use asadb_txn::Synchronous;
 
@@ -76,6 +78,9 @@ pub struct Database {
 
 struct Shared {
     engine: Engine,
+    /// The handle's change counters, carried from each call's session to
+    /// the next one's ([`Database::last_insert_rowid`]).
+    counters: Arc<Mutex<Counters>>,
     opts: Options,
     closed: AtomicBool,
     cursors: Arc<CursorPool>,
@@ -160,7 +165,8 @@ impl Database {
     /// A database over an engine opened elsewhere (e.g. shared with the
     /// Reservoir's worker: one engine per file, never two).
     pub fn from_engine(engine: Engine, opts: Options) -> Database {
-        let cursors = CursorPool::new(engine.clone(), opts.cursor_threads);
+        let counters: Arc<Mutex<Counters>> = Arc::default();
+        let cursors = CursorPool::new(engine.clone(), opts.cursor_threads, Arc::clone(&counters));
         Database {
             shared: Arc::new(Shared {
                 engine,
@@ -168,6 +174,7 @@ impl Database {
                 closed: AtomicBool::new(false),
                 cursors,
                 statements: StatementCache::default(),
+                counters,
             }),
         }
     }
@@ -274,7 +281,46 @@ impl Database {
     /// gives one to each worker and lane).
     pub(crate) fn session(&self) -> Result<Session> {
         self.check_open()?;
-        Ok(self.shared.engine.session())
+        let mut s = self.shared.engine.session();
+        s.set_counters(*self.shared.counters.lock());
+        Ok(s)
+    }
+
+    /// The handle's change counters as SQLite keeps them per connection:
+    /// every call on this `Database` (and its clones) — `execute`,
+    /// `query`, scripts, prepared statements, transactions — starts from
+    /// what the previous one left, so `SELECT last_insert_rowid()` after
+    /// an `execute` of an INSERT answers its rowid. Calls on several
+    /// threads at once update them in the order they finish (as SQLite's
+    /// counters on a connection shared by threads). Each lane or worker
+    /// of [`crate::AsyncDatabase`] keeps its own.
+    pub fn counters(&self) -> Counters {
+        *self.shared.counters.lock()
+    }
+
+    /// The rowid of the last row an INSERT on this handle wrote into a
+    /// rowid table (see [`Database::counters`]).
+    pub fn last_insert_rowid(&self) -> i64 {
+        self.counters().last_insert_rowid
+    }
+
+    /// The rows the last completed INSERT, UPDATE or DELETE on this handle
+    /// changed (see [`Database::counters`]).
+    pub fn changes(&self) -> u64 {
+        self.counters().changes
+    }
+
+    /// Every row changed through this handle since it was opened (see
+    /// [`Database::counters`]).
+    pub fn total_changes(&self) -> u64 {
+        self.counters().total_changes
+    }
+
+    /// Keeps what `session`'s statements left in the handle's counters,
+    /// when they changed since `seed` (a read changes nothing: it must not
+    /// put back counters another thread has moved on since).
+    pub(crate) fn keep_counters(&self, seed: Counters, now: Counters) {
+        keep_counters(&self.shared.counters, seed, now);
     }
 
     /// Runs every `;`-separated statement of `sql` (each in its own
@@ -283,7 +329,10 @@ impl Database {
     /// every statement.
     pub fn execute(&self, sql: &str, params: impl IntoParams) -> Result<u64> {
         let mut session = self.session()?;
-        self.execute_on(&mut session, sql, &params.into_params())
+        let seed = session.counters();
+        let r = self.execute_on(&mut session, sql, &params.into_params());
+        self.keep_counters(seed, session.counters());
+        r
     }
 
     /// [`Database::execute`] on a caller-owned session (which must not be
@@ -339,8 +388,14 @@ impl Database {
         f: impl FnOnce(Rows<'_>) -> Result<R>,
     ) -> Result<R> {
         let mut session = self.session()?;
-        let rows = Rows::direct(session.query(sql, &params.into_params())?);
-        f(rows)
+        let seed = session.counters();
+        match session.query(sql, &params.into_params()) {
+            Ok(rows) => {
+                self.keep_counters(seed, rows.counters());
+                f(Rows::direct(rows))
+            }
+            Err(e) => Err(e.into()),
+        }
     }
 
     /// The first row of a query, if any, read on the calling thread.
@@ -353,7 +408,8 @@ impl Database {
     pub fn transaction(&self) -> Result<Transaction> {
         let mut session = self.session()?;
         self.begin_on(&mut session)?;
-        Ok(Transaction { db: self.clone(), session })
+        let seed = session.counters();
+        Ok(Transaction { db: self.clone(), session, seed })
     }
 
     /// `BEGIN` on a caller-owned session, waiting out other writers.
@@ -384,28 +440,41 @@ impl Database {
         mut on_statement: impl FnMut(&ScriptProgress),
     ) -> Result<ScriptSummary> {
         let mut session = self.session()?;
+        let seed = session.counters();
+        let r = self.run_script(&mut session, script, opts, &mut on_statement);
+        self.keep_counters(seed, session.counters());
+        r
+    }
+
+    fn run_script(
+        &self,
+        session: &mut Session,
+        script: impl Read,
+        opts: SplitterOptions,
+        on_statement: &mut impl FnMut(&ScriptProgress),
+    ) -> Result<ScriptSummary> {
         let mut summary = ScriptSummary::default();
         let backslash_escapes = opts.backslash_escapes;
         let mut splitter = Splitter::with_options(script, opts);
         for stmt in splitter.by_ref() {
-            let stmt = stmt.map_err(|e| leave_clean(&mut session, e.into()))?;
+            let stmt = stmt.map_err(|e| leave_clean(session, e.into()))?;
             let wrap = |source: Error| Error::Statement {
                 index: stmt.index,
                 offset: stmt.start,
                 source: Box::new(source),
             };
             if stmt.copy_data.is_some() {
-                return Err(leave_clean(&mut session, wrap(copy_unsupported())));
+                return Err(leave_clean(session, wrap(copy_unsupported())));
             }
             let started = Instant::now();
             // Plain `INSERT … VALUES` lists skip the full SQL parser.
             let fast = parse_insert_fast(&stmt.text, backslash_escapes);
             let outcome = self
-                .retry_busy(&mut session, |s| match &fast {
+                .retry_busy(session, |s| match &fast {
                     Some(iv) => s.insert_values(iv),
                     None => s.execute(&stmt.text, &Params::None),
                 })
-                .map_err(|e| leave_clean(&mut session, wrap(e)))?;
+                .map_err(|e| leave_clean(session, wrap(e)))?;
             let progress = ScriptProgress {
                 index: stmt.index,
                 offset: stmt.start,
@@ -419,7 +488,7 @@ impl Database {
         }
         summary.bytes = splitter.bytes_consumed();
         if session.in_transaction() {
-            return Err(leave_clean(&mut session, Error::InvalidInput(unfinished("the script"))));
+            return Err(leave_clean(session, Error::InvalidInput(unfinished("the script"))));
         }
         Ok(summary)
     }
@@ -485,6 +554,8 @@ fn leave_clean(session: &mut Session, e: Error) -> Error {
 pub struct Transaction {
     db: Database,
     session: Session,
+    /// The handle's counters when it began (see [`Database::counters`]).
+    seed: Counters,
 }
 
 impl Transaction {
@@ -523,6 +594,28 @@ impl Transaction {
         &self.db
     }
 
+    /// The transaction's change counters: the handle's when it began, then
+    /// what its statements did (they go back to the handle when it ends,
+    /// committed or not, as SQLite counts rolled-back changes too).
+    pub fn counters(&self) -> Counters {
+        self.session.counters()
+    }
+
+    /// The rowid of the last row an INSERT wrote into a rowid table.
+    pub fn last_insert_rowid(&self) -> i64 {
+        self.counters().last_insert_rowid
+    }
+
+    /// The rows the last completed INSERT, UPDATE or DELETE changed.
+    pub fn changes(&self) -> u64 {
+        self.counters().changes
+    }
+
+    /// Every row changed through the handle, this transaction's included.
+    pub fn total_changes(&self) -> u64 {
+        self.counters().total_changes
+    }
+
     fn check(&self) -> Result<()> {
         if !self.session.in_transaction() {
             return Err(Error::InvalidInput("the transaction has already ended".into()));
@@ -536,5 +629,13 @@ impl Drop for Transaction {
         if self.session.in_transaction() {
             let _ = self.session.execute("ROLLBACK", &Params::None);
         }
+        self.db.keep_counters(self.seed, self.session.counters());
+    }
+}
+
+/// [`Database::keep_counters`] on the cell itself (cursor threads hold it).
+pub(crate) fn keep_counters(cell: &Mutex<Counters>, seed: Counters, now: Counters) {
+    if now != seed {
+        *cell.lock() = now;
     }
 }

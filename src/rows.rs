@@ -21,6 +21,7 @@ use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
 use std::sync::{Arc, Weak};
 
 use asadb_sql::Value;
+use asadb_sql::counters::Counters;
 use asadb_sql::session::{Engine, Params, Session};
 use parking_lot::Mutex;
 
@@ -118,13 +119,20 @@ struct Assignment {
 /// Threads that run autocommit queries, each with its own session.
 pub(crate) struct CursorPool {
     engine: Engine,
+    /// The database handle's change counters: each query starts from them
+    /// and gives back what it changed (`INSERT … RETURNING`).
+    counters: Arc<Mutex<Counters>>,
     idle: Mutex<Vec<Sender<Assignment>>>,
     max_idle: usize,
 }
 
 impl CursorPool {
-    pub(crate) fn new(engine: Engine, max_idle: usize) -> Arc<CursorPool> {
-        Arc::new(CursorPool { engine, idle: Mutex::new(Vec::new()), max_idle })
+    pub(crate) fn new(
+        engine: Engine,
+        max_idle: usize,
+        counters: Arc<Mutex<Counters>>,
+    ) -> Arc<CursorPool> {
+        Arc::new(CursorPool { engine, counters, idle: Mutex::new(Vec::new()), max_idle })
     }
 
     /// Ends idle threads (busy ones end when their query is done).
@@ -136,7 +144,14 @@ impl CursorPool {
     /// its error).
     pub(crate) fn query(self: &Arc<Self>, sql: String, params: Params) -> Result<Rows<'static>> {
         let (tx, rx) = mpsc::sync_channel(1);
-        self.run(Box::new(move |session| produce(session, &sql, &params, tx)))?;
+        let counters = Arc::clone(&self.counters);
+        self.run(Box::new(move |session| {
+            let seed = *counters.lock();
+            session.set_counters(seed);
+            produce(session, &sql, &params, tx, |now| {
+                crate::db::keep_counters(&counters, seed, now)
+            });
+        }))?;
         match rx.recv() {
             Ok(Msg::Columns(c, first)) => Ok(Rows {
                 columns: c.into(),
@@ -200,9 +215,21 @@ fn cursor_thread(
 
 /// Runs one query and feeds its rows to `tx` until the end, an error, or
 /// the consumer hanging up.
-fn produce(session: &mut Session, sql: &str, params: &Params, tx: SyncSender<Msg>) {
+/// Runs `sql` on `session` and sends its rows; `keep` gets the counters
+/// the statement left before anything is sent (a caller that has read the
+/// rows sees them).
+fn produce(
+    session: &mut Session,
+    sql: &str,
+    params: &Params,
+    tx: SyncSender<Msg>,
+    keep: impl FnOnce(Counters),
+) {
     let mut rows = match session.query(sql, params) {
-        Ok(r) => r,
+        Ok(r) => {
+            keep(r.counters());
+            r
+        }
         Err(e) => {
             let _ = tx.send(Msg::Failed(e.into()));
             return;

@@ -155,7 +155,10 @@ impl Statement {
     /// (`RETURNING`) from memory.
     pub fn query(&mut self, params: impl IntoParams) -> Result<Rows<'_>> {
         self.db.check_open()?;
+        let seed = self.db.counters();
+        self.session.set_counters(seed);
         let rows = self.session.query_prepared(&self.prepared, &params.into_params())?;
+        self.db.keep_counters(seed, rows.counters());
         Ok(Rows::direct(rows))
     }
 
@@ -170,7 +173,10 @@ impl Statement {
     pub fn execute(&mut self, params: impl IntoParams) -> Result<u64> {
         let params = params.into_params();
         let prepared = &self.prepared;
-        let outcome = self.db.retry_busy(&mut self.session, |s| s.run(prepared, &params))?;
-        Ok(affected(&outcome))
+        let seed = self.db.counters();
+        self.session.set_counters(seed);
+        let outcome = self.db.retry_busy(&mut self.session, |s| s.run(prepared, &params));
+        self.db.keep_counters(seed, self.session.counters());
+        Ok(affected(&outcome?))
     }
 }

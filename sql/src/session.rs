@@ -268,6 +268,12 @@ impl Rows<'_> {
     pub fn columns(&self) -> &[String] {
         &self.columns
     }
+
+    /// The session's counters as of this result: for a statement that ran
+    /// to completion to give it (`INSERT … RETURNING`), what it left.
+    pub fn counters(&self) -> crate::counters::Counters {
+        self.counters
+    }
 }
 
 impl Rows<'_> {
@@ -611,6 +617,12 @@ impl Session {
     /// `last_insert_rowid()`, `changes()` and `total_changes()` answer.
     pub fn counters(&self) -> crate::counters::Counters {
         self.counters
+    }
+
+    /// Replaces the session's counters (a front end that runs one logical
+    /// connection over several sessions carries them from one to the next).
+    pub fn set_counters(&mut self, counters: crate::counters::Counters) {
+        self.counters = counters;
     }
 
     /// Runs every statement of `sql`; returns the last one's outcome.
