@@ -742,5 +742,5 @@ impl Expr {
 }
 
 pub(crate) fn bad_col(i: usize) -> Error {
-    Error::Corrupt(format!("internal: column {i} out of range"))
+    Error::Internal(format!("column {i} out of range"))
 }

@@ -252,9 +252,7 @@ impl Operator for LookupJoinOp {
             let Some(l) = self.left.next(cx)? else { return Ok(None) };
             cx.store.check_interrupt()?;
             if !self.right.rewind() {
-                return Err(Error::Corrupt(
-                    "internal: the lookup side of a join cannot rewind".into(),
-                ));
+                return Err(Error::Internal("the lookup side of a join cannot rewind".into()));
             }
             let child = cx.child(&l);
             let mut matched = false;

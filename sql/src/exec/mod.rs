@@ -103,7 +103,7 @@ impl<'a> Context<'a> {
         n.checked_sub(depth)
             .and_then(|i| self.outer[i].get(index))
             .cloned()
-            .ok_or_else(|| Error::Corrupt(format!("internal: outer ref {depth}.{index}")))
+            .ok_or_else(|| Error::Internal(format!("outer ref {depth}.{index}")))
     }
 
     fn child(&self, row: &[Value]) -> Context<'a> {

@@ -258,7 +258,7 @@ impl Operator for WorkingRowOp {
         self.done = true;
         match cx.working.iter().rev().find(|(id, _)| *id == self.id) {
             Some((_, row)) => Ok(Some(row.clone())),
-            None => Err(Error::Corrupt(format!("internal: no working row {}", self.id))),
+            None => Err(Error::Internal(format!("no working row {}", self.id))),
         }
     }
 }

@@ -189,7 +189,7 @@ impl SpillCursor {
                 .file
                 .file
                 .lock()
-                .map_err(|_| Error::Corrupt("internal: spill file lock poisoned".into()))?;
+                .map_err(|_| Error::Internal("spill file lock poisoned".into()))?;
             f.seek(SeekFrom::Start(off)).map_err(io)?;
             while got < want {
                 match f.read(&mut self.buf[got..]) {
@@ -203,7 +203,10 @@ impl SpillCursor {
         self.buf.truncate(got);
         self.at = off;
         if got < len {
-            return Err(Error::Corrupt("internal: spill file shorter than written".into()));
+            return Err(Error::Io(std::io::Error::new(
+                std::io::ErrorKind::UnexpectedEof,
+                "sort spill file shorter than written",
+            )));
         }
         Ok(())
     }

@@ -277,7 +277,7 @@ impl CallState {
             }
             WinFunc::FirstValue | WinFunc::LastValue | WinFunc::NthValue | WinFunc::Agg(_) => {
                 let Some(f) = &mut self.frame else {
-                    return Err(Error::Corrupt("internal: frame function without a frame".into()));
+                    return Err(Error::Internal("frame function without a frame".into()));
                 };
                 f.value(call, part, order, here, &mut self.probe, cx)?
             }

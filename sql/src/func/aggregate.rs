@@ -353,7 +353,7 @@ impl Aggregate {
                 }
             }
             Kind::Sum(s, _) => s.inverse(&args[0]),
-            _ => return crate::errinput!("internal: aggregate without an inverse"),
+            _ => return Err(crate::Error::Internal("aggregate without an inverse".into())),
         }
         Ok(())
     }

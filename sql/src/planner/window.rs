@@ -80,7 +80,7 @@ fn split_name(n: &str) -> Result<(Option<&str>, Option<Exclude>)> {
         "current row" => Exclude::CurrentRow,
         "group" => Exclude::Group,
         "ties" => Exclude::Ties,
-        _ => return Err(Error::Corrupt(format!("internal: exclude mode {mode}"))),
+        _ => return Err(Error::Internal(format!("exclude mode {mode}"))),
     };
     Ok(((!name.is_empty()).then_some(name), Some(ex)))
 }
