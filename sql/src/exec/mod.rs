@@ -247,12 +247,12 @@ pub fn build(node: &Node) -> Box<dyn Operator> {
             colls: colls.clone(),
             seen: BTreeSet::new(),
         }),
-        Node::Recursive { id, init, step, distinct, order, limit, offset, .. } => {
+        Node::Recursive { id, init, step, distinct, colls, order, limit, offset, .. } => {
             Box::new(recursive::RecursiveOp::new(
                 *id,
                 build(init),
                 step.clone(),
-                *distinct,
+                distinct.then(|| colls.clone()),
                 order.clone(),
                 limit.clone(),
                 offset.clone(),

@@ -33,7 +33,7 @@ use super::{Context, Operator, OrdKey, build, limit_offset};
 use crate::expr::Expr;
 use crate::planner::{Node, SortKey};
 use crate::storage::Row;
-use crate::value::Value;
+use crate::value::{Collation, Value};
 use crate::{Error, Result};
 
 pub(super) struct RecursiveOp {
@@ -46,8 +46,8 @@ pub(super) struct RecursiveOp {
     /// one when they can be (else rebuilt).
     step_op: Option<Box<dyn Operator>>,
     queue: Queue,
-    /// Rows ever queued (UNION only).
-    seen: Option<BTreeSet<OrdKey>>,
+    /// Rows ever queued, folded by the columns' collations (UNION only).
+    seen: Option<(Vec<Collation>, BTreeSet<OrdKey>)>,
     /// The row output last, whose step has not run yet.
     pending: Option<Row>,
     limit: Option<Expr>,
@@ -61,7 +61,7 @@ impl RecursiveOp {
         id: usize,
         init: Box<dyn Operator>,
         step: Arc<Node>,
-        distinct: bool,
+        distinct: Option<Vec<Collation>>,
         order: Vec<SortKey>,
         limit: Option<Expr>,
         offset: Option<Expr>,
@@ -77,7 +77,7 @@ impl RecursiveOp {
             step,
             step_op: None,
             queue,
-            seen: distinct.then(BTreeSet::new),
+            seen: distinct.map(|c| (c, BTreeSet::new())),
             pending: None,
             limit,
             offset,
@@ -86,8 +86,8 @@ impl RecursiveOp {
     }
 
     fn enqueue(&mut self, row: Row, cx: &Context) -> Result<()> {
-        if let Some(seen) = &mut self.seen
-            && !seen.insert(OrdKey(row.clone()))
+        if let Some((colls, seen)) = &mut self.seen
+            && !seen.insert(super::set::folded(&row, row.len(), colls))
         {
             return Ok(());
         }

@@ -9,7 +9,7 @@
 use super::*;
 
 /// The row's first `n` values folded by `colls`: equal keys are equal rows.
-fn folded(row: &[Value], n: usize, colls: &[Collation]) -> OrdKey {
+pub(super) fn folded(row: &[Value], n: usize, colls: &[Collation]) -> OrdKey {
     OrdKey(
         row[..n.min(row.len())]
             .iter()

@@ -22,9 +22,15 @@
 //! `RECURSIVE` after `WITH` is optional, as in SQLite: what makes a CTE
 //! recursive is its body naming it. A recursive select may not aggregate
 //! (SQLite refuses it too). ORDER BY on a recursive CTE orders the queue
-//! (SQLite's priority queue). Several recursive selects in one body are
-//! not supported: the earlier ones read as part of the initial select,
-//! where naming the CTE is an error.
+//! (SQLite's priority queue). Several recursive selects (SQLite 3.34:
+//! `initial UNION r1 UNION ALL r2 …`, each naming the CTE in its own FROM)
+//! all run for every queued row, in order, their rows queued as they come;
+//! they and the operator before the first of them are all UNION (rows
+//! ever queued are not queued again) or all UNION ALL — else the arm after
+//! the change reads as part of the initial select (a circular reference),
+//! as SQLite's `withRecursive` scan does. With UNION, rows compare under each
+//! column's collation: the initial select's, else a recursive select's (a
+//! compound's rule).
 
 use std::sync::Arc;
 
@@ -108,10 +114,64 @@ fn plan_body(
     let saved = b.ctes.len();
     push_with(b, q);
     let all = matches!(set_quantifier, ast::SetQuantifier::All);
-    let r = plan_union(b, i, name, columns, q, left, all, right);
+    let steps = recursive_arms(left, right, set_quantifier, name);
+    let r = match steps {
+        Some((init, steps)) => plan_union(b, i, name, columns, q, init, all, &steps),
+        None => plan_union(b, i, name, columns, q, left, all, &[right.as_ref()]),
+    };
     b.ctes.truncate(saved);
     b.query_depth -= 1;
     r
+}
+
+/// The initial select and the recursive selects of a body `left UNION
+/// right` with more than one recursive select: the trailing arms whose
+/// FROM names the CTE (outside subqueries), each joined to the one before
+/// it by the same operator as the last (SQLite's rule: an arm after
+/// another operator belongs to the initial select, where naming the CTE
+/// is a circular reference). `None` for one recursive select or none (the
+/// single-step path decides then, with its own errors).
+fn recursive_arms<'q>(
+    left: &'q ast::SetExpr,
+    right: &'q ast::SetExpr,
+    quantifier: &ast::SetQuantifier,
+    name: &str,
+) -> Option<(&'q ast::SetExpr, Vec<&'q ast::SetExpr>)> {
+    if !names_in_from(right, name) {
+        return None;
+    }
+    let mut steps = vec![right];
+    let mut init = left;
+    while let ast::SetExpr::SetOperation {
+        left: l,
+        op: ast::SetOperator::Union,
+        right: r,
+        set_quantifier: q,
+    } = init
+        && q == quantifier
+        && names_in_from(r, name)
+    {
+        steps.push(r);
+        init = l;
+    }
+    if steps.len() < 2 {
+        return None;
+    }
+    steps.reverse();
+    Some((init, steps))
+}
+
+/// True if `arm` is a SELECT whose FROM (its joins included) names the
+/// table `name`.
+fn names_in_from(arm: &ast::SetExpr, name: &str) -> bool {
+    let ast::SetExpr::Select(s) = arm else { return false };
+    let names = |f: &ast::TableFactor| match f {
+        ast::TableFactor::Table { name: n, .. } => {
+            n.0.len() == 1 && n.to_string().trim_matches('"').eq_ignore_ascii_case(name)
+        }
+        _ => false,
+    };
+    s.from.iter().any(|t| names(&t.relation) || t.joins.iter().any(|j| names(&j.relation)))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -123,29 +183,56 @@ fn plan_union(
     q: &ast::Query,
     left: &ast::SetExpr,
     all: bool,
-    right: &ast::SetExpr,
+    rights: &[&ast::SetExpr],
 ) -> Result<QueryPlan> {
     let init = plan_set_expr(b, left)?;
     let names = if columns.is_empty() { init.columns.clone() } else { columns.to_vec() };
     let id = b.next_sub;
     b.next_sub += 1;
-    b.ctes[i].state = CteState::Working {
-        id,
-        depth: b.query_depth,
-        columns: names.into_iter().zip(init.affinities.iter().copied()).collect(),
-        uses: 0,
+    let working: Vec<_> = names.into_iter().zip(init.affinities.iter().copied()).collect();
+    let mut steps = Vec::with_capacity(rights.len());
+    let mut uses = 0;
+    for right in rights {
+        b.ctes[i].state =
+            CteState::Working { id, depth: b.query_depth, columns: working.clone(), uses: 0 };
+        let step = plan_set_expr(b, right);
+        let n = match std::mem::replace(&mut b.ctes[i].state, CteState::Forbidden) {
+            CteState::Working { uses, .. } => uses,
+            _ => 0,
+        };
+        let step = step?;
+        if init.columns.len() != step.columns.len() {
+            let op = if all { "UNION ALL" } else { "UNION" };
+            return Err(Error::InvalidInput(format!(
+                "SELECTs to the left and right of {op} do not have the same number of result \
+                 columns"
+            )));
+        }
+        if rights.len() > 1 && n == 0 {
+            return Err(Error::InvalidInput(format!("circular reference: {name}")));
+        }
+        uses += n;
+        steps.push(step);
+    }
+    let colls: Vec<crate::value::Collation> = (0..init.columns.len())
+        .map(|c| {
+            std::iter::once(&init)
+                .chain(&steps)
+                .find_map(|p| p.collations.get(c).copied().flatten())
+                .unwrap_or(crate::value::Collation::Binary)
+        })
+        .collect();
+    let mut steps = steps.into_iter();
+    let Some(mut step) = steps.next() else {
+        return Err(Error::Internal("a recursive CTE without a recursive select".into()));
     };
-    let step = plan_set_expr(b, right);
-    let uses = match std::mem::replace(&mut b.ctes[i].state, CteState::Forbidden) {
-        CteState::Working { uses, .. } => uses,
-        _ => 0,
-    };
-    let step = step?;
-    if init.columns.len() != step.columns.len() {
-        let op = if all { "UNION ALL" } else { "UNION" };
-        return Err(Error::InvalidInput(format!(
-            "SELECTs to the left and right of {op} do not have the same number of result columns"
-        )));
+    for next in steps {
+        step.node = Node::SetOp {
+            op: SetOp::UnionAll,
+            left: Box::new(step.node),
+            right: Box::new(next.node),
+            colls: Vec::new(),
+        };
     }
     let order: &[ast::OrderByExpr] = match &q.order_by {
         Some(ast::OrderBy { kind: ast::OrderByKind::Expressions(v), .. }) => v,
@@ -156,12 +243,6 @@ fn plan_union(
     if uses == 0 {
         // The CTE does not name itself: an ordinary compound select.
         let op = if all { SetOp::UnionAll } else { SetOp::Union };
-        let colls = init
-            .collations
-            .iter()
-            .zip(&step.collations)
-            .map(|(a, b)| a.or(*b).unwrap_or(crate::value::Collation::Binary))
-            .collect();
         let node = Node::SetOp { op, left: Box::new(init.node), right: Box::new(step.node), colls };
         let plan = QueryPlan {
             node,
@@ -190,6 +271,7 @@ fn plan_union(
             init: Box::new(init.node),
             step: Arc::new(step.node),
             distinct: !all,
+            colls,
             order,
             limit,
             offset,

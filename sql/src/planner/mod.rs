@@ -353,6 +353,8 @@ pub enum Node {
         /// Shared with the operator, which rebuilds it for every step.
         step: Arc<Node>,
         distinct: bool,
+        /// What UNION compares each column under.
+        colls: Vec<Collation>,
         order: Vec<SortKey>,
         limit: Option<Expr>,
         offset: Option<Expr>,
