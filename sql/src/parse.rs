@@ -393,10 +393,9 @@ impl Dialect for SqliteGrammar {
         // `(-0.0) COLLATE RTRIM`, the REAL -0.0 (not `0 - (0.0 COLLATE
         // RTRIM)`, which is 0.0).
         Some(parser.parse_subexpr(UNARY).map(|e| match e {
-            Expr::Collate { expr, collation } => Expr::Collate {
-                expr: Box::new(Expr::UnaryOp { op, expr }),
-                collation,
-            },
+            Expr::Collate { expr, collation } => {
+                Expr::Collate { expr: Box::new(Expr::UnaryOp { op, expr }), collation }
+            }
             e => Expr::UnaryOp { op, expr: Box::new(e) },
         }))
     }

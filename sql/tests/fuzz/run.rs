@@ -198,10 +198,10 @@ fn compare(sql: &str, want: &Res, got: &Res) -> Option<(Class, String)> {
         (Res::Err(_), Res::Err(_)) => None,
         (Res::Err(_), _) => Some((Class::OursSucceeded, detail())),
         (_, Res::Err(_)) => Some((Class::OursFailed, detail())),
-        (Res::Rows(a), Res::Rows(b)) => (!same_rows(sql, a, b)
-            && !order_noise(a, b)
-            && !representative_noise(sql, a, b))
-            .then(|| (Class::Rows, detail())),
+        (Res::Rows(a), Res::Rows(b)) => {
+            (!same_rows(sql, a, b) && !order_noise(a, b) && !representative_noise(sql, a, b))
+                .then(|| (Class::Rows, detail()))
+        }
         (Res::Affected(a), Res::Affected(b)) => (a != b).then(|| (Class::Affected, detail())),
         (Res::Done, Res::Done) => None,
         // A statement that is rows in one and not in the other.
@@ -301,7 +301,10 @@ fn representative_noise(sql: &str, a: &[Vec<Value>], b: &[Vec<Value>]) -> bool {
         row.iter()
             .map(|v| match v {
                 // Integral and in i64's range: exactly that integer.
-                Value::Real(r) if r.fract() == 0.0 && (-9.223372036854775808e18..9.223372036854775808e18).contains(r) => {
+                Value::Real(r)
+                    if r.fract() == 0.0
+                        && (-9.223372036854775808e18..9.223372036854775808e18).contains(r) =>
+                {
                     format!("N{}", *r as i64)
                 }
                 Value::Integer(i) => format!("N{i}"),
