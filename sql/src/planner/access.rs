@@ -2,6 +2,15 @@
 //! lists and ranges, index equality prefixes with a range on the next
 //! column — and which orders a scan gives for free (ORDER BY and
 //! `min()`/`max()` served without a sort).
+//!
+//! The order of an unordered scan follows SQLite where SQLite's is a
+//! property of the table: a WITHOUT ROWID table is read in PRIMARY KEY
+//! order ([`in_key_order`]), as its rows are stored. Where SQLite's order
+//! comes from its cost model — a full scan of a covering index it judges
+//! narrower than the table — it is not copied: SQL leaves that order (and
+//! so which of equal rows a DISTINCT or GROUP BY shows, and the order rows
+//! reach `group_concat`) open, and the differential fuzzer does not
+//! compare it (`tests/fuzz/run.rs`).
 
 use std::ops::Bound;
 use std::sync::Arc;
