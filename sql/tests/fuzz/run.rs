@@ -290,6 +290,7 @@ fn order_noise(a: &[Vec<Value>], b: &[Vec<Value>]) -> bool {
 /// NOCASE or RTRIM. Rows are compared as multisets of such keys; the
 /// counts and everything else still must agree.
 fn representative_noise(sql: &str, a: &[Vec<Value>], b: &[Vec<Value>]) -> bool {
+    const TWO_63: f64 = 9_223_372_036_854_775_808.0;
     let up = sql.to_ascii_uppercase();
     let dedupes = ["DISTINCT", "GROUP BY", " UNION ", " EXCEPT ", " INTERSECT "]
         .iter()
@@ -301,10 +302,7 @@ fn representative_noise(sql: &str, a: &[Vec<Value>], b: &[Vec<Value>]) -> bool {
         row.iter()
             .map(|v| match v {
                 // Integral and in i64's range: exactly that integer.
-                Value::Real(r)
-                    if r.fract() == 0.0
-                        && (-9.223372036854775808e18..9.223372036854775808e18).contains(r) =>
-                {
+                Value::Real(r) if r.fract() == 0.0 && (-TWO_63..TWO_63).contains(r) => {
                     format!("N{}", *r as i64)
                 }
                 Value::Integer(i) => format!("N{i}"),
