@@ -380,6 +380,19 @@ impl Dialect for SqliteGrammar {
     }
 
     fn parse_prefix(&self, parser: &mut Parser) -> Option<Result<Expr, ParserError>> {
+        // `NOT EXISTS (…) <= c` is `NOT (EXISTS (…) <= c)` in SQLite, whose
+        // NOT takes any expression; the parser reads `NOT EXISTS` as one
+        // operand.
+        if word(&parser.peek_token_ref().token) == Some(Keyword::NOT)
+            && word(&parser.peek_nth_token_ref(1).token) == Some(Keyword::EXISTS)
+        {
+            parser.advance_token();
+            return Some(
+                parser
+                    .parse_subexpr(NOT)
+                    .map(|e| Expr::UnaryOp { op: UnaryOperator::Not, expr: Box::new(e) }),
+            );
+        }
         let op = match parser.peek_token_ref().token {
             Token::Minus => UnaryOperator::Minus,
             Token::Plus => UnaryOperator::Plus,
@@ -704,6 +717,8 @@ mod tests {
         same("a = b < c", "a = (b < c)");
         same("a & b + c", "a & (b + c)");
         same("NOT a = b", "NOT (a = b)");
+        same("NOT EXISTS (SELECT 1) <= c", "NOT (EXISTS (SELECT 1) <= c)");
+        same("NOT EXISTS (SELECT 1) AND c", "(NOT EXISTS (SELECT 1)) AND c");
         same("a BETWEEN 1 AND 2 = 1", "(a BETWEEN 1 AND 2) = 1");
     }
 

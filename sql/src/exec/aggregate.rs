@@ -101,7 +101,8 @@ pub(super) struct Group {
 }
 
 /// One row's input to an aggregate with `ORDER BY`: the sort key, the
-/// argument values and whether each is JSON-subtyped.
+/// argument values and whether each is JSON-subtyped (never, after the
+/// sort; see `Group::step`).
 pub(super) struct OrderedInput {
     key: Vec<Value>,
     args: Vec<Value>,
@@ -126,12 +127,13 @@ impl Group {
                     key.push(k.expr.eval(&row, cx)?);
                 }
                 let mut vals = Vec::with_capacity(call.args.len());
-                let mut json = Vec::with_capacity(call.args.len());
                 for e in &call.args {
-                    let (v, j) = e.eval_subtyped(&row, cx)?;
-                    vals.push(v);
-                    json.push(j);
+                    vals.push(e.eval(&row, cx)?);
                 }
+                // As in SQLite, whose sorter keeps values, not subtypes:
+                // `json_group_array(x ORDER BY …)` of JSON text holds it
+                // as a string.
+                let json = vec![false; vals.len()];
                 buf.push(OrderedInput { key, args: vals, json });
                 continue;
             }

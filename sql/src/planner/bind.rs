@@ -657,7 +657,13 @@ impl<'a> Binder<'a> {
             }
             A::UnaryOp { op, expr } => {
                 use ast::UnaryOperator as U;
-                if let (U::Minus, A::Value(v)) = (op, expr.as_ref())
+                // Parentheses make no node in SQLite: `-(9223372036854775808)`
+                // is the smallest integer too.
+                let mut operand = expr.as_ref();
+                while let A::Nested(inner) = operand {
+                    operand = inner;
+                }
+                if let (U::Minus, A::Value(v)) = (op, operand)
                     && let ast::Value::Number(s, _) = &v.value
                     && s == "9223372036854775808"
                 {
