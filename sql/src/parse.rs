@@ -350,10 +350,11 @@ const BIT: u8 = 24;
 const ADD: u8 = 30;
 const MUL: u8 = 40;
 const CONCAT: u8 = 45;
-/// Operands of unary `-`, `+`, `~`: tighter than every binary operator.
+/// `expr COLLATE name`: tighter than every binary operator.
+const COLLATE: u8 = 55;
+/// Operands of unary `-`, `+`, `~`: tighter still (SQLite's highest
+/// operators; see `parse_prefix`).
 const UNARY: u8 = 60;
-/// `expr COLLATE name`: tighter still (SQLite's highest operator).
-const COLLATE: u8 = 70;
 
 fn word(t: &Token) -> Option<Keyword> {
     match t {
@@ -379,6 +380,19 @@ impl Dialect for SqliteGrammar {
     }
 
     fn parse_prefix(&self, parser: &mut Parser) -> Option<Result<Expr, ParserError>> {
+        // `NOT EXISTS (…) <= c` is `NOT (EXISTS (…) <= c)` in SQLite, whose
+        // NOT takes any expression; the parser reads `NOT EXISTS` as one
+        // operand.
+        if word(&parser.peek_token_ref().token) == Some(Keyword::NOT)
+            && word(&parser.peek_nth_token_ref(1).token) == Some(Keyword::EXISTS)
+        {
+            parser.advance_token();
+            return Some(
+                parser
+                    .parse_subexpr(NOT)
+                    .map(|e| Expr::UnaryOp { op: UnaryOperator::Not, expr: Box::new(e) }),
+            );
+        }
         let op = match parser.peek_token_ref().token {
             Token::Minus => UnaryOperator::Minus,
             Token::Plus => UnaryOperator::Plus,
@@ -386,7 +400,17 @@ impl Dialect for SqliteGrammar {
             _ => return None,
         };
         parser.advance_token();
-        Some(parser.parse_subexpr(UNARY).map(|e| Expr::UnaryOp { op, expr: Box::new(e) }))
+        // `parse_subexpr` attaches a COLLATE straight after the operand,
+        // whatever the precedence; SQLite's unary operators bind tighter,
+        // so the operator goes under it: `-0.0 COLLATE RTRIM` is
+        // `(-0.0) COLLATE RTRIM`, the REAL -0.0 (not `0 - (0.0 COLLATE
+        // RTRIM)`, which is 0.0).
+        Some(parser.parse_subexpr(UNARY).map(|e| match e {
+            Expr::Collate { expr, collation } => {
+                Expr::Collate { expr: Box::new(Expr::UnaryOp { op, expr }), collation }
+            }
+            e => Expr::UnaryOp { op, expr: Box::new(e) },
+        }))
     }
 
     fn parse_infix(
@@ -668,6 +692,7 @@ mod tests {
                 format!("({} BETWEEN {} AND {})", shape(expr), shape(low), shape(high))
             }
             Expr::IsDistinctFrom(a, b) => format!("({} IS DISTINCT FROM {})", shape(a), shape(b)),
+            Expr::Collate { expr, collation } => format!("({} COLLATE {collation})", shape(expr)),
             other => other.to_string(),
         }
     }
@@ -684,11 +709,16 @@ mod tests {
     fn sqlite_precedence() {
         same("1 + 2 || 'a'", "1 + (2 || 'a')");
         same("-a || b", "(-a) || b");
+        same("-a COLLATE NOCASE", "(-a) COLLATE NOCASE");
+        same("~a COLLATE NOCASE || b", "((~a) COLLATE NOCASE) || b");
+        same("a || b COLLATE NOCASE", "a || (b COLLATE NOCASE)");
         same("a IS b = c", "(a IS b) = c");
         same("a LIKE b = c", "(a LIKE b) = c");
         same("a = b < c", "a = (b < c)");
         same("a & b + c", "a & (b + c)");
         same("NOT a = b", "NOT (a = b)");
+        same("NOT EXISTS (SELECT 1) <= c", "NOT (EXISTS (SELECT 1) <= c)");
+        same("NOT EXISTS (SELECT 1) AND c", "(NOT EXISTS (SELECT 1)) AND c");
         same("a BETWEEN 1 AND 2 = 1", "(a BETWEEN 1 AND 2) = 1");
     }
 

@@ -8,27 +8,48 @@
 
 mod fuzz;
 
-/// Seeds CI runs: fixed, so a failure is reproducible by its number.
-const CI_SEEDS: u64 = 150;
+/// Seeds CI runs: fixed, so a failure is reproducible by its number
+/// (`cargo bench -p asadb-sql --bench fuzz -- --from S --count 1` replays
+/// one in release).
+const CI_SEEDS: std::ops::Range<u64> = 0..150;
+
+/// Seeds of [`CI_SEEDS`] that still differ from SQLite, each for a class
+/// that is open and named in `tests/fuzz_open/README.md`; skipped here so
+/// the rest guard against regressions.
+const OPEN_SEEDS: &[(u64, &str)] = &[
+    (3, JSON),
+    (19, UTF8),
+    (37, JSON),
+    (42, JSON),
+    (45, JSON),
+    (57, JSON),
+    (58, UTF8),
+    (60, UTF8),
+    (83, JSON),
+    (85, JSON),
+    (86, UTF8),
+    (90, JSON),
+    (101, JSON),
+    (124, JSON),
+    (134, JSON),
+    (139, JSON),
+    (141, JSON),
+    (146, JSON),
+];
+const JSON: &str = "JSON error over rows SQLite's plan never evaluates";
+const UTF8: &str = "invalid UTF-8 text (Value::Text is a String)";
 
 #[test]
-#[ignore = "on by default once the divergences it finds today are fixed (issue 9)"]
 fn fixed_seeds_match_sqlite() {
-    let mut failures = Vec::new();
-    let mut queries = 0;
-    for seed in 0..CI_SEEDS {
-        let r = fuzz::run_seed(seed);
-        queries += r.queries;
-        if let Some(f) = fuzz::describe(seed, &r) {
-            failures.push(f);
-        }
-    }
-    eprintln!("{queries} queries, {} mismatches", failures.len());
+    let seeds = CI_SEEDS.filter(|s| !OPEN_SEEDS.iter().any(|(o, _)| o == s));
+    let t = fuzz::run_seeds(seeds);
+    eprintln!("{}", t.summary());
     assert!(
-        failures.is_empty(),
-        "{} of {CI_SEEDS} seeds differ:\n{}",
-        failures.len(),
-        failures.join("\n\n")
+        t.failures.is_empty(),
+        "{} of {} seeds differ:\n{}",
+        t.failures.len(),
+        t.seeds,
+        t.failures.join("\n\n")
     );
 }
 

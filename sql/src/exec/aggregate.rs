@@ -41,6 +41,16 @@ pub(super) struct Spec {
 }
 
 impl Spec {
+    /// True when SQLite's GROUP BY sorter would drop the JSON subtype of
+    /// aggregate argument `e`: a column of a table-valued function
+    /// (`json_group_array(j.value) … GROUP BY …` holds an array element as
+    /// a string), which reaches the aggregate through the sorter as a
+    /// plain value; a function call is computed after it and keeps its
+    /// subtype.
+    fn sorter_drops(&self, e: &Expr) -> bool {
+        !self.keys.is_empty() && matches!(e, Expr::Json { when: Some(_), .. })
+    }
+
     /// The group key of `row`: its key values folded by their collations.
     fn key(&self, row: &[Value], cx: &Context) -> Result<OrdKey> {
         let mut k = Vec::with_capacity(self.keys.len());
@@ -130,7 +140,7 @@ impl Group {
                 for e in &call.args {
                     let (v, j) = e.eval_subtyped(&row, cx)?;
                     vals.push(v);
-                    json.push(j);
+                    json.push(j && !spec.sorter_drops(e));
                 }
                 buf.push(OrderedInput { key, args: vals, json });
                 continue;
@@ -141,7 +151,7 @@ impl Group {
                 for e in &call.args {
                     let (v, j) = e.eval_subtyped(&row, cx)?;
                     args.push(v);
-                    json.push(j);
+                    json.push(j && !spec.sorter_drops(e));
                 }
                 a.step_subtyped(&args, &json)?;
                 continue;

@@ -262,8 +262,11 @@ pub fn build(node: &Node) -> Box<dyn Operator> {
         Node::TableFunc { func, args } => {
             Box::new(TableFuncOp { func: *func, args: args.clone(), cursor: None })
         }
-        Node::Lateral { input, func, args, offset, kind, filter, on, once } => {
+        Node::Lateral { input, func, args, offset, width, kind, filter, on, once } => {
             Box::new(LateralOp {
+                width: *width,
+                matched: Default::default(),
+                tail: None,
                 input: build(input),
                 func: *func,
                 args: args.clone(),

@@ -95,6 +95,23 @@ pub(super) struct LateralOp {
     pub(super) kept: Option<Arc<Vec<Row>>>,
     /// The input row being joined, its call, and whether it matched.
     pub(super) cur: Option<(Row, Rows, bool)>,
+    /// RIGHT/FULL: the width of the joined row, the identities of the
+    /// function rows some input row matched, and, once the input is
+    /// exhausted, the call that yields the unmatched ones.
+    pub(super) width: usize,
+    pub(super) matched: std::collections::HashSet<String>,
+    pub(super) tail: Option<Box<dyn TableCursor>>,
+}
+
+/// The identity SQLite's RIGHT JOIN remembers a matched row of a
+/// table-valued function by: its rowid, which is the `id` column for the
+/// JSON functions; the whole row for the pragma ones.
+fn identity(func: TableFunc, local: &[Value]) -> String {
+    let id = func.columns().iter().position(|c| *c == "id");
+    match (func, id) {
+        (TableFunc::Pragma(_), _) | (_, None) => format!("{local:?}"),
+        (_, Some(i)) => format!("{:?}", local.get(i)),
+    }
 }
 
 /// The rows of the call for one input row.
@@ -151,11 +168,46 @@ impl LateralOp {
     }
 }
 
+impl LateralOp {
+    /// RIGHT/FULL, after the last input row: as SQLite's right-join loop,
+    /// the function called once more with every joined-in column NULL
+    /// (its arguments read them), each of its rows that no input row
+    /// matched out with NULLs on the left; the ON is not tested there.
+    fn unmatched(&mut self, cx: &Context) -> Result<Option<Row>> {
+        let nulls = vec![Value::Null; self.width];
+        if self.tail.is_none() {
+            self.tail = Some(open(self.func, &self.args, &nulls, cx)?);
+        }
+        let cursor = self.tail.as_mut().expect("opened above");
+        while let Some(local) = cursor.next_row()? {
+            cx.store.check_interrupt()?;
+            if let Some(f) = &self.filter
+                && !f.is_true(&local, cx)?
+            {
+                continue;
+            }
+            if self.matched.contains(&identity(self.func, &local)) {
+                continue;
+            }
+            let mut row = nulls.clone();
+            row[self.offset..self.offset + local.len()].clone_from_slice(&local);
+            return Ok(Some(row));
+        }
+        Ok(None)
+    }
+}
+
 impl Operator for LateralOp {
     fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
+        let keeps_right = self.kind.keeps_right();
         loop {
+            if self.tail.is_some() {
+                return self.unmatched(cx);
+            }
             if self.cur.is_none() {
-                let Some(l) = self.input.next(cx)? else { return Ok(None) };
+                let Some(l) = self.input.next(cx)? else {
+                    return if keeps_right { self.unmatched(cx) } else { Ok(None) };
+                };
                 let rows = self.rows_for(&l, cx)?;
                 self.cur = Some((l, rows, false));
             }
@@ -169,10 +221,13 @@ impl Operator for LateralOp {
                     continue;
                 }
                 *matched = true;
+                if keeps_right {
+                    self.matched.insert(identity(self.func, &local));
+                }
                 return Ok(Some(row));
             }
             let (l, _, matched) = self.cur.take().expect("set above");
-            if self.kind == JoinKind::Left && !matched {
+            if matches!(self.kind, JoinKind::Left | JoinKind::Full) && !matched {
                 return Ok(Some(l));
             }
         }
@@ -184,6 +239,8 @@ impl Operator for LateralOp {
         }
         self.cur = None;
         self.kept = None;
+        self.matched.clear();
+        self.tail = None;
         true
     }
 }

@@ -10,6 +10,7 @@
 //! | `REINDEX [[schema.]name]` | `Statement::Vacuum` with `reindex` set, `table_name` the name |
 //! | `ANALYZE [[schema.]name]` | `Statement::Analyze` |
 //! | `CREATE [TEMP] TRIGGER [IF NOT EXISTS] …` | `Statement::CreateTrigger`, IF NOT EXISTS as `or_alter` (SQLite has no `OR ALTER`; see [`trigger_if_not_exists`]) |
+//! | `WITH … REPLACE INTO …` | `Statement::Query` whose body is the INSERT (as `sqlparser` reads `WITH … INSERT`) |
 //! | `INSERT … ON CONFLICT … ON CONFLICT … [RETURNING …]` (several upsert clauses) | `Statement::Insert`: the first clause in `on` (as `sqlparser` reads it), each further one in `partitioned` as a subquery whose body is an INSERT holding the clause in its `on` (see [`upsert_clauses`]) |
 //!
 //! `sqlparser` itself accepts only numbers and strings as pragma values
@@ -61,6 +62,9 @@ pub(super) fn parse_statement(parser: &mut Parser) -> Option<Result<Statement, P
         // parser, which reads it as the conflict clause.
         let tok = parser.peek_token();
         return Some(parse_insert(parser, tok));
+    }
+    if peek_word(parser, 0, "WITH") && with_body_is_replace(parser) {
+        return Some(parse_with_replace(parser));
     }
     if peek_word(parser, 0, "CREATE") {
         let temp = peek_word(parser, 1, "TEMP") || peek_word(parser, 1, "TEMPORARY");
@@ -298,6 +302,59 @@ fn parse_trigger(parser: &mut Parser, temporary: bool) -> Result<Statement, Pars
 /// Whether a `CREATE TRIGGER` parsed here said IF NOT EXISTS.
 pub fn trigger_if_not_exists(ct: &ast::CreateTrigger) -> bool {
     ct.or_alter
+}
+
+/// True when the statement starting at `WITH` is `WITH … REPLACE INTO …`:
+/// the first statement word outside the CTE list's parentheses is
+/// REPLACE.
+fn with_body_is_replace(parser: &Parser) -> bool {
+    let mut depth = 0usize;
+    for n in 1.. {
+        match &parser.peek_nth_token_ref(n).token {
+            Token::EOF | Token::SemiColon => return false,
+            Token::LParen => depth += 1,
+            Token::RParen => depth = depth.saturating_sub(1),
+            Token::Word(w) if depth == 0 && w.quote_style.is_none() => match w.keyword {
+                Keyword::REPLACE => return true,
+                Keyword::SELECT
+                | Keyword::VALUES
+                | Keyword::INSERT
+                | Keyword::UPDATE
+                | Keyword::DELETE => return false,
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+    false
+}
+
+/// `WITH … REPLACE INTO …` (SQLite's `REPLACE` is `INSERT OR REPLACE`
+/// after a WITH too; `sqlparser` takes only INSERT, UPDATE and DELETE
+/// there): the query whose body is the REPLACE, as `sqlparser` builds `WITH
+/// … INSERT`.
+fn parse_with_replace(parser: &mut Parser) -> Result<Statement, ParserError> {
+    parser.expect_keyword(Keyword::WITH)?;
+    let with_token = parser.get_current_token().clone();
+    let with = ast::With {
+        with_token: with_token.into(),
+        recursive: parser.parse_keyword(Keyword::RECURSIVE),
+        cte_tables: parser.parse_comma_separated(Parser::parse_cte)?,
+    };
+    let tok = parser.peek_token();
+    let body = parse_insert(parser, tok)?;
+    Ok(Statement::Query(Box::new(ast::Query {
+        with: Some(with),
+        body: Box::new(ast::SetExpr::Insert(body)),
+        order_by: None,
+        limit_clause: None,
+        fetch: None,
+        locks: Vec::new(),
+        for_clause: None,
+        settings: None,
+        format_clause: None,
+        pipe_operators: Vec::new(),
+    })))
 }
 
 /// `INSERT`/`REPLACE` after its first token: `sqlparser`'s INSERT, then

@@ -2,6 +2,15 @@
 //! lists and ranges, index equality prefixes with a range on the next
 //! column — and which orders a scan gives for free (ORDER BY and
 //! `min()`/`max()` served without a sort).
+//!
+//! The order of an unordered scan follows SQLite where SQLite's is a
+//! property of the table: a WITHOUT ROWID table is read in PRIMARY KEY
+//! order ([`in_key_order`]), as its rows are stored. Where SQLite's order
+//! comes from its cost model — a full scan of a covering index it judges
+//! narrower than the table — it is not copied: SQL leaves that order (and
+//! so which of equal rows a DISTINCT or GROUP BY shows, and the order rows
+//! reach `group_concat`) open, and the differential fuzzer does not
+//! compare it (`tests/fuzz/run.rs`).
 
 use std::ops::Bound;
 use std::sync::Arc;
@@ -356,6 +365,39 @@ pub(super) fn index_gives(
     true
 }
 
+/// A full scan of a WITHOUT ROWID table reads it in PRIMARY KEY order, as
+/// SQLite's does (its rows live in the key's b-tree): an unordered query,
+/// a join's inner loop and order-sensitive aggregates (`group_concat`)
+/// see the rows in that order, and UPDATE/DELETE visit them so. Our
+/// stores keep such a table by an internal rowid with the key as an
+/// index, so that scan walks the index. A key with a DESC column keeps
+/// the rowid order (the memory store orders DESC columns ascending, see
+/// [`order_access`]). Any other access is returned as it is.
+pub(super) fn in_key_order(b: &Binder, t: &Arc<TableDef>, access: Access) -> Access {
+    if !t.without_rowid || !matches!(access, Access::Full { reverse: false }) {
+        return access;
+    }
+    let pk = b.schema.table_indexes(&t.name).into_iter().find(|i| {
+        i.origin == crate::catalog::IndexOrigin::PrimaryKey
+            && !i.has_exprs()
+            && i.predicate.is_none()
+            && !i.desc.iter().any(|d| *d)
+    });
+    match pk {
+        Some(index) => Access::Index {
+            index,
+            prefixes: vec![Vec::new()],
+            lo: Bound::Unbounded,
+            hi: Bound::Unbounded,
+            affs: Vec::new(),
+            reverse: false,
+            ordered: true,
+            skip_nulls: false,
+        },
+        None => access,
+    }
+}
+
 /// Plans a scan of one table with a WHERE clause (for UPDATE / DELETE):
 /// yields local rows (columns then rowid).
 /// A range bound at `v`, inclusive or not.
@@ -388,6 +430,7 @@ pub fn plan_table_scan_as(
         }
         let local: Vec<Expr> = cs.iter().filter(|c| !c.has_subquery()).cloned().collect();
         let (access, _) = choose_access(b, t, &local);
+        let access = in_key_order(b, t, access);
         let filter = cs.into_iter().reduce(|a, c| Expr::And(Box::new(a), Box::new(c)));
         Ok(Node::Scan { table: t.clone(), access, filter })
     })();

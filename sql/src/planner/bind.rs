@@ -123,6 +123,13 @@ pub struct Binder<'a> {
     /// name only outer columns belongs to the innermost level they name
     /// (SQLite's rule), and goes there.
     pub outer_aggs: Vec<(usize, Option<Vec<AggCall>>)>,
+    /// Every aggregate a subquery placed in an enclosing level, as (that
+    /// level, the call's name, whether it was inside a window call's
+    /// arguments or window): SQLite refuses one outside the window calls of
+    /// a level that has window functions (see `select::no_outer_aggs`).
+    pub outer_placed: Vec<(usize, String, bool)>,
+    /// How many window calls' arguments and windows are being bound.
+    pub in_window: usize,
     /// Levels that are the body of an `EXISTS` (innermost last).
     pub exists_levels: Vec<usize>,
     /// Levels whose select list is being bound and is never evaluated
@@ -257,6 +264,43 @@ fn trigger_value(q: &str, c: &str) -> Result<Option<Expr>> {
     Ok(row.get(i).cloned().map(|value| Expr::RowValue { value, coll }))
 }
 
+/// True if the first result column of `q` (a plain SELECT) is written with
+/// a COLLATE of its own (`SELECT a COLLATE NOCASE …`, `SELECT (a COLLATE
+/// NOCASE) || b …`): SQLite's `EP_Collate`, which makes that collation win
+/// over the other operand's column collation. A column of a subquery or
+/// CTE carries its collation as its own, not as an explicit one.
+fn first_item_collates(q: &ast::Query) -> bool {
+    fn collates(e: &ast::Expr) -> bool {
+        use ast::Expr as A;
+        match e {
+            A::Collate { .. } => true,
+            A::Nested(e) | A::UnaryOp { expr: e, .. } | A::Cast { expr: e, .. } => collates(e),
+            A::BinaryOp { left, right, .. } => collates(left) || collates(right),
+            A::Function(f) => match &f.args {
+                ast::FunctionArguments::List(l) => l.args.iter().any(|a| match a {
+                    ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(e)) => collates(e),
+                    _ => false,
+                }),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+    let ast::SetExpr::Select(s) = q.body.as_ref() else { return false };
+    match s.projection.first() {
+        Some(ast::SelectItem::UnnamedExpr(e) | ast::SelectItem::ExprWithAlias { expr: e, .. }) => {
+            collates(e)
+        }
+        _ => false,
+    }
+}
+
+/// A name that reaches a table's rowid slot whatever its columns are
+/// called, WITHOUT ROWID tables' internal one included, and that SQL text
+/// cannot spell (it holds a NUL): how the engine's own rewrites (UPDATE …
+/// FROM's join) name the row they are about.
+pub(crate) const INTERNAL_ROWID: &str = "\0rowid";
+
 impl<'a> Binder<'a> {
     pub fn new(schema: &'a Schema, store: &'a dyn RowStore) -> Binder<'a> {
         Binder {
@@ -267,6 +311,8 @@ impl<'a> Binder<'a> {
             levels: Vec::new(),
             aggs: None,
             outer_aggs: Vec::new(),
+            outer_placed: Vec::new(),
+            in_window: 0,
             exists_levels: Vec::new(),
             unevaluated: Vec::new(),
             wins: None,
@@ -320,7 +366,7 @@ impl<'a> Binder<'a> {
                         // A WITHOUT ROWID table keeps its (internal) rowid
                         // slot in the row, but no name reaches it.
                         let hidden = t.table.as_ref().is_some_and(|t| t.without_rowid);
-                        if is_rowid && !hidden { t.rowid } else { None }
+                        if (is_rowid && !hidden) || name == INTERNAL_ROWID { t.rowid } else { None }
                     });
                 let Some(i) = hit else { continue };
                 if merged {
@@ -611,7 +657,13 @@ impl<'a> Binder<'a> {
             }
             A::UnaryOp { op, expr } => {
                 use ast::UnaryOperator as U;
-                if let (U::Minus, A::Value(v)) = (op, expr.as_ref())
+                // Parentheses make no node in SQLite: `-(9223372036854775808)`
+                // is the smallest integer too.
+                let mut operand = expr.as_ref();
+                while let A::Nested(inner) = operand {
+                    operand = inner;
+                }
+                if let (U::Minus, A::Value(v)) = (op, operand)
                     && let ast::Value::Number(s, _) = &v.value
                     && s == "9223372036854775808"
                 {
@@ -746,12 +798,16 @@ impl<'a> Binder<'a> {
                     )));
                 }
                 let aff = vals::comparison_affinity(self.aff(&x), saff);
-                // As `x = column`: the left's explicit collation, the
-                // subquery column's explicit one, then either's own.
+                // As `x = column` (sqlite3BinaryCompareCollSeq): the left's
+                // explicit collation, the subquery column's explicit one,
+                // then the left's own (a column's, BINARY by default), then
+                // the subquery column's own.
                 let coll = if x.has_explicit_collation() {
                     self.collation(&x)
+                } else if first_item_collates(subquery) {
+                    scoll
                 } else {
-                    scoll.or_else(|| self.collation(&x))
+                    self.collation(&x).or(scoll)
                 }
                 .unwrap_or(Collation::Binary);
                 Expr::Sub {
@@ -1213,6 +1269,7 @@ impl<'a> Binder<'a> {
         };
         slot.push(call);
         let index = width + slot.len() - 1;
+        self.outer_placed.push((level, name, self.in_window > 0));
         for l in level + 1..n {
             self.levels[l].correlated = true;
         }

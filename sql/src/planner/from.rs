@@ -461,6 +461,7 @@ pub(super) fn build_from(
                         (access, ordered) = order_access(b, &t, access, &local);
                     }
                 }
+                let access = in_key_order(b, &t, access);
                 let e = rows * sel * if filter.is_some() { 0.5 } else { 1.0 };
                 (Node::Scan { table: t, access, filter }, e)
             }
@@ -568,13 +569,7 @@ pub(super) fn build_from(
                 candidates.push(c.expr.clone());
             }
         }
-        if rels[r].kind.keeps_right() && laterals[r].is_some() {
-            if lateral[r].is_some() {
-                return Err(Error::Unsupported(
-                    "RIGHT or FULL JOIN of a table-valued function reading the joined tables"
-                        .into(),
-                ));
-            }
+        if rels[r].kind.keeps_right() && laterals[r].is_some() && lateral[r].is_none() {
             // Arguments reading no relation: an ordinary relation to hash.
             laterals[r] = None;
         }
@@ -585,6 +580,7 @@ pub(super) fn build_from(
                 func,
                 args,
                 offset: rels[r].offset,
+                width,
                 kind: rels[r].kind,
                 filter,
                 on,

@@ -385,7 +385,10 @@ pub enum Node {
     /// left side (`FROM t, json_each(t.doc)`): for each `input` row, the
     /// function is called with `args` evaluated on it and its rows are
     /// placed at `offset`; `filter` runs on the function's local row, `on`
-    /// on the joined row; a LEFT join keeps input rows that match nothing.
+    /// on the joined row; a LEFT join keeps input rows that match nothing;
+    /// a RIGHT/FULL join then adds the rows of one more call with the
+    /// joined-in columns NULL that no input row matched (SQLite's
+    /// right-join loop), each `width` wide.
     /// `once`: the arguments read no input column, so the first call's
     /// rows are kept and serve every input row.
     Lateral {
@@ -393,6 +396,7 @@ pub enum Node {
         func: TableFunc,
         args: Vec<Option<Expr>>,
         offset: usize,
+        width: usize,
         kind: JoinKind,
         filter: Option<Expr>,
         on: Option<Expr>,

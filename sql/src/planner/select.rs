@@ -260,6 +260,25 @@ pub(super) struct OutCol {
     pub(super) alias: Option<String>,
 }
 
+/// SQLite's rule for a level with window functions: an aggregate of its
+/// own that a subquery in its select list or ORDER BY holds (`SELECT
+/// (SELECT sum(a.x) FROM t2), row_number() OVER () FROM t1 AS a`) is
+/// "misuse of aggregate" — its window rewrite moves the level's
+/// aggregates into an inner query the subquery no longer sees. Inside a
+/// window call's arguments or window, or in HAVING, it stays allowed.
+/// Checks the aggregates placed in this level since `from` and forgets
+/// them (those of levels further out stay for their own check).
+fn no_outer_aggs(b: &mut Binder, level: usize, from: usize, has_windows: bool) -> Result<()> {
+    let mut placed = b.outer_placed.split_off(from.min(b.outer_placed.len()));
+    let misuse = placed.iter().find(|(l, _, in_window)| *l == level && !in_window);
+    if let (true, Some((_, name, _))) = (has_windows, misuse) {
+        return Err(Error::InvalidInput(format!("misuse of aggregate: {name}()")));
+    }
+    placed.retain(|(l, ..)| *l != level);
+    b.outer_placed.extend(placed);
+    Ok(())
+}
+
 pub(super) fn plan_select(
     b: &mut Binder,
     s: &ast::Select,
@@ -368,6 +387,7 @@ pub(super) fn plan_select_in_scope(
     if unevaluated {
         b.unevaluated.push(level);
     }
+    let placed_from = b.outer_placed.len();
     let projection = bind_projection(b, s, &rels);
     if unevaluated {
         b.unevaluated.pop();
@@ -378,10 +398,14 @@ pub(super) fn plan_select_in_scope(
 
     // HAVING (no window functions there).
     let wins_so_far = b.wins.take();
+    let placed_having = b.outer_placed.len();
     let having = match &s.having {
         Some(h) => Some(b.bind_expr(h)?),
         None => None,
     };
+    // The aggregates subqueries in HAVING give this level are allowed
+    // whatever its window functions (see `no_outer_aggs`).
+    b.outer_placed.truncate(placed_having);
     b.wins = wins_so_far;
 
     // ORDER BY terms: positions, aliases, or expressions (maybe hidden).
@@ -448,6 +472,7 @@ pub(super) fn plan_select_in_scope(
     let aggs = b.aggs.take().unwrap_or_default();
     let wins = b.wins.take().unwrap_or_default();
     b.aliases.clear();
+    no_outer_aggs(b, level, placed_from, !wins.is_empty())?;
 
     // GROUP BY.
     let mut group = Vec::new();

@@ -169,7 +169,9 @@ impl Binder<'_> {
             return Err(Error::InvalidInput(format!("misuse of window function {name}()")));
         };
         // Window calls inside this one's arguments or window are misuse.
+        self.in_window += 1;
         let r = self.window_call_in(name, f, over);
+        self.in_window -= 1;
         let r = r.map(|bw| {
             wins.push(bw);
             Expr::Win(wins.len() - 1)

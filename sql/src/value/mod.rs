@@ -99,9 +99,19 @@ impl Collation {
     /// ASCII-lowercased for NOCASE, trailing spaces cut for RTRIM, every
     /// other value as it is. The one folding rule for grouping, DISTINCT,
     /// set operations, IN sets and index keys.
+    ///
+    /// NOCASE compares no further than a NUL (see [`Collation::compare`]):
+    /// what follows the first NUL only counts by its length, so it folds
+    /// to as many NULs.
     pub fn fold(self, v: &Value) -> std::borrow::Cow<'_, Value> {
         use std::borrow::Cow;
         match (v, self) {
+            (Value::Text(s), Collation::NoCase) if s.contains('\0') => {
+                let cut = s.find('\0').map_or(s.len(), |i| i + 1);
+                let mut f = s[..cut].to_ascii_lowercase();
+                f.extend(std::iter::repeat_n('\0', s.len() - cut));
+                Cow::Owned(Value::Text(f))
+            }
             (Value::Text(s), Collation::NoCase) if s.bytes().any(|b| b.is_ascii_uppercase()) => {
                 Cow::Owned(Value::Text(s.to_ascii_lowercase()))
             }
@@ -626,6 +636,14 @@ mod tests {
     #[test]
     fn collations() {
         assert_eq!(compare_collated(&t("ABC"), &t("abc"), Collation::NoCase), Ordering::Equal);
+        // NOCASE stops at a NUL; then only the lengths count.
+        for (a, b) in [("\0a", "\0b"), ("X\0é", "x\0ab"), ("a\0", "b\0"), ("\0", "\0\0")] {
+            let (a, b) = (t(a), t(b));
+            let want = compare_collated(&a, &b, Collation::NoCase);
+            let folded = compare(&Collation::NoCase.fold(&a), &Collation::NoCase.fold(&b));
+            assert_eq!(want, folded, "{a:?} {b:?}");
+        }
+        assert_eq!(compare_collated(&t("\0a"), &t("\0B"), Collation::NoCase), Ordering::Equal);
         assert_eq!(compare_collated(&t("abc  "), &t("abc"), Collation::RTrim), Ordering::Equal);
         assert_eq!(compare_collated(&t("ABC"), &t("abc"), Collation::Binary), Ordering::Less);
         assert_eq!(Collation::from_name("NoCase"), Some(Collation::NoCase));

@@ -89,6 +89,21 @@ impl Totals {
     }
 }
 
+/// Runs the given seeds (nothing saved): what CI and `--from` replay.
+pub fn run_seeds(seeds: impl IntoIterator<Item = u64>) -> Totals {
+    let mut t = Totals::default();
+    for seed in seeds {
+        let r = run_seed(seed);
+        t.seeds += 1;
+        t.statements += r.statements;
+        t.queries += r.queries;
+        if let Some(f) = describe(seed, &r) {
+            t.failures.push(f);
+        }
+    }
+    t
+}
+
 /// Runs fresh seeds (from the clock, consecutive) until `seconds` have
 /// passed, saving every shrunk failure under `tests/fuzz_cases/` so the
 /// replay test keeps it.

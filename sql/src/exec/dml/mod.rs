@@ -389,9 +389,11 @@ impl<'a> Target<'a> {
     fn next_rowid(&self, store: &dyn RowStore) -> Result<i64> {
         let full = || Err(Error::TooLarge("database or disk is full".into()));
         let max = self.known_max_rowid(store)?.unwrap_or(0);
-        let autoincrement = self.sequence.borrow().is_some();
-        let seq = self.sequence.borrow().as_ref().map_or(0, |s| s.seq);
-        match max.max(seq) {
+        // Only AUTOINCREMENT's counter (never below 0) takes part: past a
+        // largest rowid of -5 an ordinary table's next is -4, as SQLite's.
+        let seq = self.sequence.borrow().as_ref().map(|s| s.seq);
+        let autoincrement = seq.is_some();
+        match seq.map_or(max, |s| max.max(s)) {
             i64::MAX if autoincrement => full(),
             i64::MAX => {
                 for _ in 0..100 {

@@ -12,12 +12,14 @@
 //! is updated at most once, through the same per-row code as a plain
 //! UPDATE ([`Target::update_row`]). The target may appear in FROM again
 //! only under another name (a self-join). RETURNING sees the target only.
-//! A WITHOUT ROWID target is refused (the join keys target rows by rowid).
+//! The join keys target rows by their rowid slot (a WITHOUT ROWID table's
+//! internal one), named by `bind::INTERNAL_ROWID`, which no column can
+//! shadow.
 
 use sqlparser::ast;
 
 use super::{Conflict, DmlResult, ParamResolver, Returning, Target, finish, writable_table};
-use crate::catalog::{Schema, TableDef, object_name};
+use crate::catalog::{IndexOrigin, Schema, TableDef, object_name};
 use crate::exec::fkey::{Checks, Write};
 use crate::exec::index::table_scope;
 use crate::exec::{Context, ExecState, build, table_row};
@@ -169,7 +171,7 @@ pub fn update(
     let mut ret = Returning::new(&mut b, &t, u.returning.as_ref())?;
     let known_as = alias.clone().unwrap_or_else(|| t.name.clone());
     let rows = match from {
-        Some(from) => Rows::Joined(joined(&mut b, &t, &known_as, u, from, &targets)?),
+        Some(from) => Rows::Joined(joined(&mut b, &known_as, u, from, &targets)?),
         None => {
             let mut scope = table_scope(&t);
             scope.tables[0].name = known_as.clone();
@@ -192,16 +194,34 @@ pub fn update(
             while let Some(r) = op.next(&cx)? {
                 old_rows.push(r);
             }
-            let reread =
-                target.triggers.is_some() || target.keys.as_ref().is_some_and(|k| k.is_parent());
+            // Triggers, foreign key actions and OR REPLACE's deletions of
+            // earlier rows may change or remove later ones.
+            let reread = action == Conflict::Replace
+                || target.triggers.is_some()
+                || target.keys.as_ref().is_some_and(|k| k.is_parent());
+            // A WITHOUT ROWID table's row is its key (SQLite keeps the keys
+            // to update, not rows): after an earlier row's REPLACE took a
+            // key, the row that now holds it is the one updated.
+            let pk = target
+                .indexes
+                .iter()
+                .find(|k| t.without_rowid && k.index.origin == IndexOrigin::PrimaryKey);
             for mut old in old_rows {
-                let Value::Integer(rowid) = old[ncols] else {
+                let Value::Integer(mut rowid) = old[ncols] else {
                     return Err(Error::Corrupt("rowid is not an integer".into()));
                 };
                 if reread {
-                    // Triggers and foreign key actions of earlier rows may
-                    // have changed or removed this one: update it as it is
-                    // now.
+                    if let Some(pk) = pk {
+                        let holder = match pk.key(&old, &cx)? {
+                            Some(key) => store.index_lookup(&pk.index, &key)?,
+                            None => None,
+                        };
+                        match holder {
+                            Some(r) => rowid = r,
+                            None => continue,
+                        }
+                    }
+                    // Update the row as it is now, or not at all when gone.
                     match store.get(&t, rowid)? {
                         Some(now) => old = table_row(&t, rowid, now),
                         None => continue,
@@ -270,7 +290,6 @@ enum Rows {
 /// target, <FROM list> WHERE <WHERE>`.
 fn joined(
     b: &mut Binder,
-    t: &TableDef,
     known_as: &str,
     u: &ast::Update,
     from: &[ast::TableWithJoins],
@@ -279,17 +298,9 @@ fn joined(
     if targets.iter().any(|s| s.row.is_some()) {
         return Err(Error::Unsupported("UPDATE … FROM with SET (columns) = (SELECT …)".into()));
     }
-    if t.without_rowid {
-        return Err(Error::Unsupported("UPDATE … FROM of a WITHOUT ROWID table".into()));
-    }
-    let rowid_name = ["rowid", "oid", "_rowid_"]
-        .into_iter()
-        .find(|r| t.column_index(r).is_none())
-        .ok_or_else(|| {
-            Error::Unsupported(
-                "UPDATE … FROM of a table whose columns are named rowid, oid and _rowid_".into(),
-            )
-        })?;
+    // The target's rowid (a WITHOUT ROWID table's internal one) by a name
+    // no column can take.
+    let rowid_name = crate::planner::bind::INTERNAL_ROWID;
     let mut projection = vec![ast::SelectItem::UnnamedExpr(ast::Expr::CompoundIdentifier(vec![
         ast::Ident::new(known_as),
         ast::Ident::new(rowid_name),

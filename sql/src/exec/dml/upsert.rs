@@ -286,9 +286,10 @@ fn arbiter(
                 _ => continue,
             }
         }
-        if ix.columns.iter().all(|c| cols.contains(c))
-            && cols.iter().all(|c| ix.columns.contains(c))
-        {
+        // SQLite's test (sqlite3UpsertAnalyzeTarget): as many target terms
+        // as key columns, each key column among the terms — so `(c0, c1)`
+        // names a unique index on `(c1, c1)`.
+        if ix.columns.iter().all(|c| cols.contains(c)) {
             return Ok(Arbiter::Index(i));
         }
     }

@@ -1,0 +1,15 @@
+-- Issue 9 (fuzzer): unary -, + and ~ bind tighter than COLLATE (SQLite's grammar): -0.0 COLLATE RTRIM is the
+-- REAL -0.0, while -(0.0 COLLATE RTRIM) computes 0 - 0.0, which is 0.0.
+CREATE TABLE t(a, b TEXT COLLATE NOCASE)
+----
+INSERT INTO t VALUES (0.0, 'A'), (-0.0, 'a')
+----
+SELECT -0.0 COLLATE RTRIM, -0.0 COLLATE BINARY, -(0.0 COLLATE BINARY), -(0.0), CAST(-0.0 COLLATE RTRIM AS TEXT)
+----
+SELECT CASE WHEN 0 THEN 'b' ELSE (-0.0 COLLATE BINARY) END
+----
+SELECT -a COLLATE NOCASE, ~a COLLATE NOCASE, +b COLLATE BINARY FROM t
+----
+SELECT count(*) FROM t WHERE +b COLLATE BINARY = 'a'
+----
+SELECT count(*) FROM t WHERE -a COLLATE NOCASE = 0

@@ -1,0 +1,18 @@
+-- Issue 9 (fuzzer): WITH … REPLACE INTO … is INSERT OR REPLACE with the WITH's tables in scope.
+CREATE TABLE t0(a PRIMARY KEY, b)
+----
+INSERT INTO t0 VALUES (1, 'x'), (2, 'y')
+----
+WITH w AS (SELECT a, b || '!' FROM t0) REPLACE INTO t0 SELECT * FROM w ORDER BY 1, 2
+----
+SELECT * FROM t0
+----
+WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 3) REPLACE INTO t0 SELECT n, 'r' FROM c
+----
+SELECT * FROM t0
+----
+WITH w(x) AS (SELECT 1) REPLACE INTO t0 VALUES ((SELECT x FROM w), 'v')
+----
+SELECT * FROM t0
+----
+WITH w AS (SELECT 1) REPLACE INTO nosuch SELECT * FROM w
