@@ -11,6 +11,14 @@
 //!   ends with a space; reals are written so they read back as the same
 //!   double and as REAL (`0.1`, `1.0e+20`); blobs are `\x` and hex (CSV
 //!   has no binary type). The header line names the columns.
+//!   One-column rows are the exception, because a row of one NULL would
+//!   be an empty line and CSV readers (the `csv` crate, pandas, sqlite3)
+//!   skip empty lines: there NULL is written `""`, as the `csv` crate and
+//!   pandas write a lone empty field, and our CSV import reads a lone
+//!   `""` in a one-column file as NULL (as pandas and DuckDB do). The
+//!   empty string in a one-column table is written `""` too, so it reads
+//!   back as NULL: in one column, CSV can keep every row or tell NULL
+//!   from '', not both, and rows win.
 //! - TSV: the same rules with a tab as the delimiter.
 //! - JSON lines: one object per row, `{"column": value}`; integers and
 //!   reals as JSON numbers (non-finite reals as `null`), text as strings,
@@ -166,6 +174,12 @@ impl<W: Write> Exporter<W> {
 
 /// One CSV/TSV line (the export encoding), ending in `\n`.
 pub fn delimited(row: &[Value], d: char, out: &mut String) {
+    if let [Value::Null] = row {
+        // A one-column NULL as an empty field would be a blank line, which
+        // every CSV reader skips: `""` keeps the row (module docs).
+        out.push_str("\"\"\n");
+        return;
+    }
     for (i, v) in row.iter().enumerate() {
         if i > 0 {
             out.push(d);

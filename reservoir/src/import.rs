@@ -30,6 +30,7 @@ use asadb_sql::storage::Interrupt;
 
 use crate::core::Reservoir;
 use crate::job::{ImportMeta, ImportMode, JobError, JobId};
+use crate::worker::oversize_value;
 use crate::{Error, Result};
 
 /// Refuses import metadata that cannot work, before the body is read.
@@ -276,16 +277,55 @@ fn table_columns(session: &mut Session, name: &str) -> Option<Vec<String>> {
 /// Runs a batch of rows (see the module docs); the rows written. With
 /// stop-on-error the first failing row fails the batch (its line in
 /// `failed_line`); without, each failing row is appended to `row_errors`
-/// and the others are written.
+/// and the others are written. A row holding a value longer than
+/// `max_value` bytes (the limit every result row is held to, so whatever
+/// is imported can be read back) fails as a `too_large` row, before
+/// anything of the batch is written.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn run_rows(
     session: &mut Session,
     batch: RowBatch,
     interrupt: &Interrupt,
     stop_on_error: bool,
+    max_value: usize,
     failed_line: &mut Option<u64>,
     row_errors: &mut Vec<JobError>,
 ) -> asadb_sql::Result<u64> {
-    let RowBatch { insert, lines } = batch;
+    let RowBatch { mut insert, mut lines } = batch;
+    if insert.rows.iter().any(|r| oversize_value(r, max_value).is_some()) {
+        let too_large = |(col, len): (usize, usize)| {
+            asadb_sql::Error::TooLarge(format!(
+                "column {} holds a {len}-byte value, more than the limit of {max_value} bytes \
+                 (max-value-bytes)",
+                col + 1
+            ))
+        };
+        let mut kept_rows = Vec::with_capacity(insert.rows.len());
+        let mut kept_lines = Vec::with_capacity(lines.len());
+        for (row, line) in std::mem::take(&mut insert.rows).into_iter().zip(lines) {
+            match oversize_value(&row, max_value) {
+                None => {
+                    kept_rows.push(row);
+                    kept_lines.push(line);
+                }
+                Some(big) if stop_on_error => {
+                    *failed_line = Some(line);
+                    return Err(too_large(big));
+                }
+                Some(big) => row_errors.push(JobError {
+                    code: "too_large".into(),
+                    message: format!("line {line}: {}", too_large(big)),
+                    statement: None,
+                    excerpt: None,
+                }),
+            }
+        }
+        insert.rows = kept_rows;
+        lines = kept_lines;
+        if insert.rows.is_empty() {
+            return Ok(0);
+        }
+    }
     // Kept to find the failing row, should the batch fail.
     let spare = insert.clone();
     session.set_interrupt(Some(interrupt.clone()));

@@ -11,11 +11,13 @@
 //!
 //! Values: an unquoted empty field is NULL (or, with a NULL text given,
 //! an unquoted field equal to it), a quoted empty field `""` is the empty
-//! string, anything else is TEXT that the column's affinity converts as
-//! SQLite would (`'12'` into an INTEGER column is 12). Into a new table
-//! the columns get the inferred types; into an existing table the header
-//! is matched to the table's columns by name when every name matches,
-//! else the fields go by position when the counts agree.
+//! string — except in a one-column file without a NULL text, where a
+//! lone `""` is NULL (see [`sniff::is_null`]) — anything else is TEXT
+//! that the column's affinity converts as SQLite would (`'12'` into an
+//! INTEGER column is 12). Into a new table the columns get the inferred
+//! types; into an existing table the header is matched to the table's
+//! columns by name when every name matches, else the fields go by
+//! position when the counts agree.
 //!
 //! Rows with another field count than the header are *ragged*: refused
 //! by default (the job fails naming the line), padded with NULLs or
@@ -24,9 +26,8 @@
 //! are not ragged rows but footnotes: skipped and counted. A record of
 //! bare delimiters with the header's field count (`,,,`) is a row of
 //! NULLs wherever it is — that is how an all-NULL row is exported, so
-//! export then import gives the same table. (A one-column table's
-//! all-NULL row exports as an empty line, which CSV cannot tell from a
-//! blank line: blank lines are skipped.)
+//! export then import gives the same table. Blank lines are skipped;
+//! a one-column table's NULL exports as `""`, never as a blank line.
 
 pub mod records;
 pub mod sniff;
@@ -141,8 +142,8 @@ impl CsvReader {
                 skips.add("csv preamble line", rec.line);
             }
         }
-        if sniffed.header {
-            records.next_record(&mut rec)?;
+        if sniffed.header && records.next_record(&mut rec)? {
+            refuse_malformed(&rec, &sniffed.syntax)?;
         }
         // Where the rows go.
         let existing = lookup(&table);
@@ -243,6 +244,7 @@ impl CsvReader {
     /// The current record's values.
     fn values(&self) -> Result<Vec<Value>> {
         let rec = &self.rec;
+        refuse_malformed(rec, &self.sniffed.syntax)?;
         let mut out = Vec::with_capacity(rec.len());
         for i in 0..rec.len() {
             if is_null(rec, i, self.null.as_deref()) {
@@ -435,6 +437,28 @@ impl Reader for CsvReader {
             notes: Vec::new(),
         }
     }
+}
+
+/// Fails on a record with a malformed quoted field under the dialect in
+/// use (detected or forced): text after its closing quote, or an escape
+/// the dialect does not have (`"a\"b"` read with doubled quotes). The
+/// field is never kept as it was mangled; the error names its line and
+/// column and the escape in use, so a wrong `X-AsaDB-CSV-Escape` or
+/// `-Quote` is found at once.
+fn refuse_malformed(rec: &Record, syntax: &records::Syntax) -> Result<()> {
+    let Some(i) = rec.first_anomaly else { return Ok(()) };
+    let quote = syntax.quote.map(|q| q as char).unwrap_or('"');
+    let escape = match syntax.escape {
+        EscapeMode::Double => format!("a doubled quote ({quote}{quote})"),
+        EscapeMode::Char(e) => format!("{:?}", e as char),
+        EscapeMode::None => "none".to_string(),
+    };
+    Err(malformed!(
+        rec.field_line(i, syntax.cr_lines),
+        "field {} is a malformed quoted field: it does not end at its closing quote {quote:?} \
+         with the escape {escape} (the wrong X-AsaDB-CSV-Escape or X-AsaDB-CSV-Quote?)",
+        i + 1
+    ))
 }
 
 /// Reads until `buf` is full or the input ends; the bytes read.

@@ -149,9 +149,16 @@ struct Trial {
 }
 
 /// A field is NULL when unquoted and equal to the NULL text (default:
-/// empty).
+/// empty). Without a NULL text, the one field of a one-field record that
+/// is a quoted empty `""` is NULL too: a one-column file cannot hold an
+/// unquoted empty field (it would be a blank line, which is skipped), so
+/// `""` is how a one-column NULL is written — by our export, the `csv`
+/// crate and pandas — and how pandas and DuckDB read it.
 pub fn is_null(rec: &Record, i: usize, null: Option<&str>) -> bool {
-    !rec.quoted(i) && rec.field(i) == null.unwrap_or("").as_bytes()
+    if rec.quoted(i) {
+        return null.is_none() && rec.len() == 1 && rec.field(i).is_empty();
+    }
+    rec.field(i) == null.unwrap_or("").as_bytes()
 }
 
 /// Sniffs `sample` (decoded UTF-8; `whole`: it is the entire body).
@@ -319,6 +326,12 @@ fn quote_candidates(opts: &CsvOptions) -> Vec<(Option<u8>, EscapeMode)> {
         (Some(Quote::Char(q)), Some(e)) => vec![(Some(q as u8), escape_of(q as u8, e))],
         (Some(Quote::Char(q)), None) => {
             vec![(Some(q as u8), EscapeMode::Double), (Some(q as u8), EscapeMode::Char(b'\\'))]
+        }
+        // A quote character given as the escape is the doubled-quote
+        // convention of that quote (`"` → `""`): never another quote
+        // escaped by it, which would let an unquoted reading win.
+        (None, Some(Escape::Char(c))) if c == '"' || c == '\'' => {
+            vec![(Some(c as u8), EscapeMode::Double)]
         }
         (None, Some(e)) => [b'"', b'\''].iter().map(|&q| (Some(q), escape_of(q, e))).collect(),
         (None, None) => all.to_vec(),
