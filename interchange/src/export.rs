@@ -18,7 +18,9 @@
 //!   `""` in a one-column file as NULL (as pandas and DuckDB do). The
 //!   empty string in a one-column table is written `""` too, so it reads
 //!   back as NULL: in one column, CSV can keep every row or tell NULL
-//!   from '', not both, and rows win.
+//!   from '', not both, and rows win. One-column text is also quoted when
+//!   it holds any delimiter or quote a sniffer tries (`;` `|` tab `'` …),
+//!   so the lone column cannot be read as several.
 //! - TSV: the same rules with a tab as the delimiter.
 //! - JSON lines: one object per row, `{"column": value}`; integers and
 //!   reals as JSON numbers (non-finite reals as `null`), text as strings,
@@ -188,7 +190,7 @@ pub fn delimited(row: &[Value], d: char, out: &mut String) {
             Value::Null => {}
             Value::Integer(n) => out.push_str(&n.to_string()),
             Value::Real(_) => out.push_str(&quote(v)),
-            Value::Text(s) => field(s, d, out),
+            Value::Text(s) => field(s, d, row.len() == 1, out),
             Value::Blob(b) => {
                 out.push_str("\\x");
                 for x in b {
@@ -200,10 +202,16 @@ pub fn delimited(row: &[Value], d: char, out: &mut String) {
     out.push('\n');
 }
 
-/// A text field, quoted when it must be.
-fn field(s: &str, d: char, out: &mut String) {
-    let needs =
-        s.is_empty() || s.contains([d, '"', '\r', '\n']) || s.starts_with(' ') || s.ends_with(' ');
+/// A text field, quoted when it must be. In a one-column export also
+/// when it holds another delimiter or quote a CSV sniffer tries (`;`,
+/// `|`, `'` …): a lone column gives a sniffer no field count to go by, so
+/// `a|b` unquoted would read as two columns.
+fn field(s: &str, d: char, one_column: bool, out: &mut String) {
+    let needs = s.is_empty()
+        || s.contains([d, '"', '\r', '\n'])
+        || s.starts_with(' ')
+        || s.ends_with(' ')
+        || (one_column && s.contains([',', ';', '\t', '|', ':', '^', '~', '#', '\'']));
     if !needs {
         out.push_str(s);
         return;

@@ -38,8 +38,8 @@ use crate::csv::sniff::ColType;
 use crate::error::malformed;
 use crate::report::SkipCounter;
 use crate::{
-    BATCH_BYTES, BATCH_ROWS, Body, Error, InsertValues, Mode, Reader, Report, Result, RowBatch, Sheet, Source,
-    Spec, TableLookup, Unit, quote_ident,
+    BATCH_BYTES, BATCH_ROWS, Body, Error, InsertValues, Mode, Reader, Report, Result, RowBatch,
+    Sheet, Source, Spec, TableLookup, Unit, quote_ident,
 };
 
 /// Rows read before the column types of a new table are decided.

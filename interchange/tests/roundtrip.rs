@@ -246,10 +246,21 @@ proptest! {
 
     /// One-column tables of any kind of value round-trip (NULL rows
     /// included; '' reads back as NULL, the one documented exception).
+    /// The text holds quotes, newlines, spaces and the export's own
+    /// delimiter, but not the other delimiters a sniffer tries (`;` `|`
+    /// tab): a single column of `a|b` lines *is* a two-column pipe file
+    /// to detection (give X-AsaDB-CSV-Delimiter for such a file).
     #[test]
     fn one_column_tables_round_trip(
-        (kind, values) in (0usize..4)
-            .prop_flat_map(|k| (Just(k), prop::collection::vec(value_of(k), 1..30)))
+        (kind, values) in (0usize..4).prop_flat_map(|k| {
+            let v = if k == 2 {
+                let t = text().prop_filter("no other delimiter", |t| !t.contains([';', '|', '\t']));
+                prop_oneof![1 => Just(Value::Null), 6 => t.prop_map(Value::Text)].boxed()
+            } else {
+                value_of(k)
+            };
+            (Just(k), prop::collection::vec(v, 1..30))
+        })
     ) {
         let ddl_type = ["INTEGER", "REAL", "TEXT", "INTEGER"][kind];
         for format in [ExportFormat::Csv, ExportFormat::Tsv] {

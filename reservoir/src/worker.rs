@@ -314,6 +314,7 @@ fn run_units(
                 }
                 let marker = run.res.inner.cfg.test_panic_marker.as_deref();
                 let max_value = run.res.inner.cfg.max_value_bytes;
+                let (res, id) = (run.res, run.id);
                 let body = std::mem::replace(&mut stmt.body, StepBody::Sql(String::new()));
                 let failed_line = &mut stmt.failed_line;
                 let r = guarded(session, |s| match body {
@@ -327,12 +328,15 @@ fn run_units(
                     }
                     StepBody::Rows(batch) => {
                         results.begin_statement();
+                        let mut refetch =
+                            |s: &mut Session| crate::import::refetch_rows(res, s, id, index);
                         crate::import::run_rows(
                             s,
                             batch,
                             interrupt,
                             stop_on_error,
                             max_value,
+                            &mut refetch,
                             failed_line,
                             &mut row_errors,
                         )

@@ -47,11 +47,11 @@ fn run(stop_on_error: bool) -> (Job, Vec<Vec<Value>>) {
         std::thread::sleep(Duration::from_millis(5));
     };
     res.shutdown();
-    let rows =
-        match engine.session().execute("SELECT id, length(t) FROM t", &Params::None).unwrap() {
-            Outcome::Rows { rows, .. } => rows,
-            o => panic!("{o:?}"),
-        };
+    let rows = match engine.session().execute("SELECT id, length(t) FROM t", &Params::None).unwrap()
+    {
+        Outcome::Rows { rows, .. } => rows,
+        o => panic!("{o:?}"),
+    };
     (job, rows)
 }
 

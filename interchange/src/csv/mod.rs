@@ -36,9 +36,10 @@ use std::collections::VecDeque;
 use std::io::{Read, SeekFrom};
 
 use asadb_sql::Value;
+use asadb_sql::value::{Affinity, parse_numeric_text};
 
 use self::records::{EscapeMode, Record, Records};
-use self::sniff::{Sniffed, is_null};
+use self::sniff::{ColType, Sniffed, is_null};
 use crate::error::malformed;
 use crate::report::{RAGGED_LINES_KEPT, RaggedRows, SkipCounter};
 use crate::text::{Decoder, Encoding, sniff_encoding};
@@ -72,6 +73,11 @@ pub struct CsvReader {
     table: String,
     /// The insert's column list (`None`: by position).
     columns: Option<Vec<String>>,
+    /// Into a new table: each column's affinity, applied here to numeric
+    /// fields (the engine would apply it to the text anyway; applying it
+    /// first spares a string per number). `None` into an existing table,
+    /// whose own affinities the engine applies.
+    affinities: Option<Vec<Affinity>>,
     null: Option<String>,
     ragged: Ragged,
     prelude: VecDeque<Unit>,
@@ -220,6 +226,17 @@ impl CsvReader {
             rec,
             table,
             columns,
+            affinities: existing.is_none().then(|| {
+                sniffed
+                    .types
+                    .iter()
+                    .map(|t| match t {
+                        ColType::Integer => Affinity::Integer,
+                        ColType::Real => Affinity::Real,
+                        ColType::Text => Affinity::Text,
+                    })
+                    .collect()
+            }),
             null: opts.null.clone(),
             ragged: opts.ragged.unwrap_or_default(),
             prelude,
@@ -252,7 +269,16 @@ impl CsvReader {
                 continue;
             }
             match std::str::from_utf8(rec.field(i)) {
-                Ok(s) => out.push(Value::Text(s.to_string())),
+                Ok(s) => {
+                    let affinity = self.affinities.as_ref().and_then(|a| a.get(i).copied());
+                    let number = match affinity {
+                        Some(a @ (Affinity::Integer | Affinity::Real)) => {
+                            parse_numeric_text(s).map(|n| a.apply(n))
+                        }
+                        _ => None,
+                    };
+                    out.push(number.unwrap_or_else(|| Value::Text(s.to_string())));
+                }
                 Err(e) => {
                     let f = rec.field(i);
                     let extra = f[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count();

@@ -376,7 +376,11 @@ impl<R: Read> Records<R> {
             // count closed on a quote is `"a\"b"` read with the wrong
             // convention, even when its length happens to fit.
             let odd = matches!(self.syntax.escape, EscapeMode::Double) && f.quotes % 2 == 1;
-            if odd || closing != q || expected != Some(rec.len - f.from) {
+            // With an escape character (or none) a well-formed quoted field
+            // holds exactly two unescaped quotes, the pair around it: more
+            // is `"a""b"` read with `\"`, even when the lengths agree.
+            let extra = !matches!(self.syntax.escape, EscapeMode::Double) && f.quotes != 2;
+            if odd || extra || closing != q || expected != Some(rec.len - f.from) {
                 rec.anomalies += 1;
                 if rec.first_anomaly.is_none() {
                     rec.first_anomaly = Some(rec.ends.len() - 1);

@@ -9,8 +9,12 @@
 //! `C` fields):
 //! 1. a candidate that leaves a quote open at the end of the file is out;
 //! 2. candidates with `C ≥ 2` whose consistent records are at least half
-//!    of the sample are plausible, and beat every implausible one;
-//! 3. then fewer records with another count win (a candidate that cuts
+//!    of the sample (and at least two, unless the sample is one record)
+//!    are plausible, and beat every implausible one;
+//! 3. in a one-column file where every candidate reads one field per
+//!    record, fewer anomalies, then fewer records win (quoted newlines
+//!    joined, not cut);
+//! 4. then fewer records with another count win (a candidate that cuts
 //!    quoted newlines into extra records makes more records, and more
 //!    ragged ones), then more consistent records, then a larger `C`, then fewer
 //!    quoted fields with text after their closing quote (the wrong escape
@@ -181,8 +185,7 @@ pub fn sniff(sample: &[u8], whole: bool, opts: &CsvOptions) -> Result<Sniffed> {
         && best.as_ref().is_none_or(|t| t.mode < 2)
         && let Some(t) =
             pick(sample, whole, &MORE_DELIMITERS, opts, cr_lines, DELIMITERS.len() * 10)?
-        && t.mode >= 2
-        && t.consistent * 2 >= t.counts.len()
+        && plausible(&t)
     {
         best = Some(t);
     }
@@ -365,11 +368,26 @@ fn pick(
     Ok(best)
 }
 
+/// Rule 2 of the module docs: at least two fields, and at least half of
+/// the records (and two of them, unless there is only one) have that
+/// count — one record of two fields among one-field records, e.g. `","`
+/// read without quotes under a one-column header, is no dialect.
+fn plausible(t: &Trial) -> bool {
+    t.mode >= 2 && t.consistent * 2 >= t.counts.len() && (t.consistent >= 2 || t.counts.len() == 1)
+}
+
 /// `a` beats `b` (see the module docs).
 fn better(a: &Trial, b: &Trial) -> bool {
-    let plausible = |t: &Trial| t.mode >= 2 && t.consistent * 2 >= t.counts.len();
     if plausible(a) != plausible(b) {
         return plausible(a);
+    }
+    // One column: a candidate that cuts quoted newlines into more records
+    // keeps every record "consistent" (one field each), so counting
+    // consistent records would prefer it. There the reading with fewer
+    // anomalies, then fewer records (quoted newlines joined), wins.
+    let one_column = |t: &Trial| t.mode == 1 && t.consistent == t.counts.len();
+    if one_column(a) && one_column(b) && a.counts.len() != b.counts.len() {
+        return (a.anomalies, a.counts.len()) < (b.anomalies, b.counts.len());
     }
     let key = |t: &Trial| {
         (
