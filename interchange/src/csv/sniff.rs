@@ -522,6 +522,15 @@ mod tests {
     }
 
     #[test]
+    fn one_column_files_keep_their_quotes() {
+        // A quoted newline, a quoted comma: one column, quoted by `"`.
+        for text in ["c\n\"\n\"\n", "c\n\",\"\n", "c\n\"a\nb\"\nx\n"] {
+            let d = s(text);
+            assert_eq!((d.columns, d.syntax.quote), (1, Some(b'"')), "{text:?}");
+        }
+    }
+
+    #[test]
     fn overrides_are_obeyed() {
         let o = CsvOptions { delimiter: Some(';'), header: Some(false), ..Default::default() };
         let d = sniff(b"a,b;c\n", true, &o).unwrap();
