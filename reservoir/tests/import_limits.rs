@@ -82,3 +82,44 @@ fn without_stop_on_error_the_long_row_is_an_error_and_the_rest_loads() {
     assert_eq!(e.code, "too_large");
     assert!(e.message.contains("line 3"), "{e:?}");
 }
+
+/// A batch that fails in the engine (a NOT NULL row on line 4): with
+/// stop-on-error the batch is not copied before it runs, so the worker
+/// reads it again from the spool to name the failing row's line.
+#[test]
+fn a_failing_row_is_named_by_its_line_from_the_reread_batch() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = Engine::open(&dir.path().join("db.asa"), asadb_txn::Options::default()).unwrap();
+    engine
+        .session()
+        .execute("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL)", &Params::None)
+        .unwrap();
+    let res = Reservoir::open(&dir.path().join(".asa.reservoir"), Config::default()).unwrap();
+    res.start_worker(engine.clone()).unwrap();
+    let opts = SubmitOptions {
+        import: ImportMeta {
+            format: "csv".parse().unwrap(),
+            target_table: Some("t".into()),
+            ..ImportMeta::default()
+        },
+        ..SubmitOptions::default()
+    };
+    let id = res.submit(opts, "id,v\n1,a\n2,b\n3,\n4,d\n".as_bytes()).unwrap().job.id;
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let job = loop {
+        let job = res.job(id).unwrap();
+        if job.state.is_terminal() {
+            break job;
+        }
+        assert!(Instant::now() < deadline, "job stuck in {}", job.state);
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    res.shutdown();
+    assert_eq!(job.state, JobState::Failed, "{job:?}");
+    let e = job.error.unwrap();
+    assert!(e.message.contains("line 4") && e.message.contains("NOT NULL"), "{e:?}");
+    match engine.session().execute("SELECT count(*) FROM t", &Params::None).unwrap() {
+        Outcome::Rows { rows, .. } => assert_eq!(rows[0][0], Value::Integer(0)),
+        o => panic!("{o:?}"),
+    }
+}
