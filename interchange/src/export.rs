@@ -11,6 +11,16 @@
 //!   ends with a space; reals are written so they read back as the same
 //!   double and as REAL (`0.1`, `1.0e+20`); blobs are `\x` and hex (CSV
 //!   has no binary type). The header line names the columns.
+//!   One-column rows are the exception, because a row of one NULL would
+//!   be an empty line and CSV readers (the `csv` crate, pandas, sqlite3)
+//!   skip empty lines: there NULL is written `""`, as the `csv` crate and
+//!   pandas write a lone empty field, and our CSV import reads a lone
+//!   `""` in a one-column file as NULL (as pandas and DuckDB do). The
+//!   empty string in a one-column table is written `""` too, so it reads
+//!   back as NULL: in one column, CSV can keep every row or tell NULL
+//!   from '', not both, and rows win. One-column text is also quoted when
+//!   it holds any delimiter or quote a sniffer tries (`;` `|` tab `'` …),
+//!   so the lone column cannot be read as several.
 //! - TSV: the same rules with a tab as the delimiter.
 //! - JSON lines: one object per row, `{"column": value}`; integers and
 //!   reals as JSON numbers (non-finite reals as `null`), text as strings,
@@ -166,6 +176,12 @@ impl<W: Write> Exporter<W> {
 
 /// One CSV/TSV line (the export encoding), ending in `\n`.
 pub fn delimited(row: &[Value], d: char, out: &mut String) {
+    if let [Value::Null] = row {
+        // A one-column NULL as an empty field would be a blank line, which
+        // every CSV reader skips: `""` keeps the row (module docs).
+        out.push_str("\"\"\n");
+        return;
+    }
     for (i, v) in row.iter().enumerate() {
         if i > 0 {
             out.push(d);
@@ -174,7 +190,7 @@ pub fn delimited(row: &[Value], d: char, out: &mut String) {
             Value::Null => {}
             Value::Integer(n) => out.push_str(&n.to_string()),
             Value::Real(_) => out.push_str(&quote(v)),
-            Value::Text(s) => field(s, d, out),
+            Value::Text(s) => field(s, d, row.len() == 1, out),
             Value::Blob(b) => {
                 out.push_str("\\x");
                 for x in b {
@@ -186,10 +202,16 @@ pub fn delimited(row: &[Value], d: char, out: &mut String) {
     out.push('\n');
 }
 
-/// A text field, quoted when it must be.
-fn field(s: &str, d: char, out: &mut String) {
-    let needs =
-        s.is_empty() || s.contains([d, '"', '\r', '\n']) || s.starts_with(' ') || s.ends_with(' ');
+/// A text field, quoted when it must be. In a one-column export also
+/// when it holds another delimiter or quote a CSV sniffer tries (`;`,
+/// `|`, `'` …): a lone column gives a sniffer no field count to go by, so
+/// `a|b` unquoted would read as two columns.
+fn field(s: &str, d: char, one_column: bool, out: &mut String) {
+    let needs = s.is_empty()
+        || s.contains([d, '"', '\r', '\n'])
+        || s.starts_with(' ')
+        || s.ends_with(' ')
+        || (one_column && s.contains([',', ';', '\t', '|', ':', '^', '~', '#', '\'']));
     if !needs {
         out.push_str(s);
         return;

@@ -19,7 +19,9 @@
 //!   is all text and (DuckDB's rule) the columns below are either all
 //!   TEXT or it does not fit their types. A value right of the last
 //!   column fails the import, naming its cell.
-//! - Types of a new table: inferred over the first 1,000 rows.
+//! - Types of a new table: inferred over the first 1,000 rows (fewer
+//!   when they hold more than a batch's bytes). Batches end at 1,000 rows
+//!   or 1 MiB of values, whichever comes first.
 //!
 //! Reading runs on a thread of its own that owns the workbook (calamine's
 //! cell reader borrows it) and hands finished units over a channel of
@@ -36,8 +38,8 @@ use crate::csv::sniff::ColType;
 use crate::error::malformed;
 use crate::report::SkipCounter;
 use crate::{
-    BATCH_ROWS, Body, Error, InsertValues, Mode, Reader, Report, Result, RowBatch, Sheet, Source,
-    Spec, TableLookup, Unit, quote_ident,
+    BATCH_BYTES, BATCH_ROWS, Body, Error, InsertValues, Mode, Reader, Report, Result, RowBatch,
+    Sheet, Source, Spec, TableLookup, Unit, quote_ident,
 };
 
 /// Rows read before the column types of a new table are decided.
@@ -241,12 +243,16 @@ impl Sheets {
         };
         // The sample: the first non-empty rows.
         let mut sample: VecDeque<(u32, Vec<Value>)> = VecDeque::new();
-        while sample.len() < SAMPLE_ROWS {
+        let mut sample_bytes = 0;
+        while sample.len() < SAMPLE_ROWS && sample_bytes < BATCH_BYTES {
             match rows.next_row()? {
                 Some((r, v)) if v.iter().all(Value::is_null) => {
                     self.skips.add("xlsx empty row", u64::from(r) + 1)
                 }
-                Some(row) => sample.push_back(row),
+                Some(row) => {
+                    sample_bytes += row_bytes(&row.1);
+                    sample.push_back(row);
+                }
                 None => break,
             }
         }
@@ -341,6 +347,7 @@ impl Sheets {
             })?;
         }
         let mut batch: Vec<Vec<Value>> = Vec::new();
+        let mut batch_bytes = 0;
         let mut lines: Vec<u64> = Vec::new();
         let mut start = span.0;
         let at = |r: u32| {
@@ -394,15 +401,29 @@ impl Sheets {
                 ));
             }
             values.resize(width, Value::Null);
+            batch_bytes += row_bytes(&values);
             batch.push(values);
             lines.push(u64::from(r) + 1);
-            if batch.len() >= BATCH_ROWS {
+            if batch.len() >= BATCH_ROWS || batch_bytes >= BATCH_BYTES {
                 let end = at(r);
                 flush(&mut batch, &mut lines, start, end)?;
+                batch_bytes = 0;
                 start = end;
             }
         }
     }
+}
+
+/// About the bytes a row's values hold (text and blobs; 8 for a number):
+/// a sample and a batch end past [`BATCH_BYTES`], as a CSV batch does.
+fn row_bytes(row: &[Value]) -> usize {
+    row.iter()
+        .map(|v| match v {
+            Value::Text(t) => t.len(),
+            Value::Blob(b) => b.len(),
+            _ => 8,
+        })
+        .sum()
 }
 
 /// Column types over rows: INTEGER, REAL or TEXT (empty columns TEXT).

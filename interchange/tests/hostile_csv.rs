@@ -13,7 +13,7 @@
 //! back with the same values and types; a ragged row is refused with its
 //! line number.
 
-use asadb_interchange::{Body, Format, ImportOptions, Mode, Spec};
+use asadb_interchange::{Body, CsvOptions, Escape, Format, ImportOptions, Mode, Spec};
 use asadb_sql::Value;
 use asadb_sql::session::{Engine, Outcome, Params, Session};
 
@@ -134,12 +134,21 @@ fn generate(rng: &mut Rng, d: &Dialect, huge: bool) -> (Vec<u8>, Vec<Vec<Value>>
 }
 
 fn import(s: &mut Session, bytes: Vec<u8>, table: &str) -> Result<(), String> {
+    import_with(s, bytes, table, ImportOptions::default())
+}
+
+fn import_with(
+    s: &mut Session,
+    bytes: Vec<u8>,
+    table: &str,
+    options: ImportOptions,
+) -> Result<(), String> {
     let spec = Spec {
         format: Format::Csv,
         original_name: Some("hostile.csv".into()),
         target_table: Some(table.into()),
         mode: Mode::Append,
-        options: ImportOptions::default(),
+        options,
     };
     let mut none = |_: &str| None;
     let mut r = asadb_interchange::open(&spec, Box::new(std::io::Cursor::new(bytes)), &mut none)
@@ -220,4 +229,121 @@ fn ragged_rows_are_refused_with_their_line() {
     let csv = "a,b,c\n1,2,3\n4,5,6\n7,8\n9,10,11\n".as_bytes().to_vec();
     let e = import(&mut s, csv, "r").unwrap_err();
     assert!(e.contains("line 4"), "{e}");
+}
+
+/// A forced escape that is not the file's (X-AsaDB-CSV-Escape) mangles
+/// quoted fields: the import refuses the first one, naming its line and
+/// field, instead of loading the mangled text.
+#[test]
+fn a_wrong_forced_escape_is_refused_with_its_line() {
+    let forced = |e: char| ImportOptions {
+        csv: CsvOptions { escape: Some(Escape::Char(e)), ..CsvOptions::default() },
+        ..ImportOptions::default()
+    };
+    // Backslash-escaped quotes read with doubled quotes.
+    let bs = "id,t\n1,plain\n2,\"x\"\n3,\"say \\\"hi\\\" there\"\n4,y\n";
+    let mut s = Engine::memory().session();
+    let e = import_with(&mut s, bs.as_bytes().to_vec(), "w", forced('"')).unwrap_err();
+    assert!(e.contains("line 4") && e.contains("field 2") && e.contains("malformed"), "{e}");
+    // The right escape loads it.
+    let mut s = Engine::memory().session();
+    import_with(&mut s, bs.as_bytes().to_vec(), "w", forced('\\')).unwrap();
+    assert_eq!(rows(&mut s, "w")[2][1], Value::Text("say \"hi\" there".into()));
+    // Doubled quotes read with a backslash escape; the bad field is on
+    // line 5, after a quoted newline.
+    let dq = "id,t\n1,\"a\nb\"\n2,x\n3,\"say \"\"hi\"\" there\"\n";
+    let mut s = Engine::memory().session();
+    let e = import_with(&mut s, dq.as_bytes().to_vec(), "w", forced('\\')).unwrap_err();
+    assert!(e.contains("line 5") && e.contains("field 2"), "{e}");
+    let mut s = Engine::memory().session();
+    import_with(&mut s, dq.as_bytes().to_vec(), "w", forced('"')).unwrap();
+    assert_eq!(rows(&mut s, "w").len(), 3);
+}
+
+/// `head`, then `n` bytes of `fill`, then `tail`, made as they are read:
+/// a body of any size that is never in memory.
+struct Generated {
+    head: Vec<u8>,
+    n: u64,
+    fill: u8,
+    tail: Vec<u8>,
+    pos: u64,
+}
+
+impl Generated {
+    fn len(&self) -> u64 {
+        self.head.len() as u64 + self.n + self.tail.len() as u64
+    }
+}
+
+impl std::io::Read for Generated {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let (h, n) = (self.head.len() as u64, self.n);
+        let mut k = 0;
+        while k < buf.len() && self.pos < self.len() {
+            let p = self.pos;
+            buf[k] = if p < h {
+                self.head[p as usize]
+            } else if p < h + n {
+                self.fill
+            } else {
+                self.tail[(p - h - n) as usize]
+            };
+            k += 1;
+            self.pos += 1;
+        }
+        Ok(k)
+    }
+}
+
+impl std::io::Seek for Generated {
+    fn seek(&mut self, to: std::io::SeekFrom) -> std::io::Result<u64> {
+        self.pos = match to {
+            std::io::SeekFrom::Start(p) => p,
+            std::io::SeekFrom::End(d) => (self.len() as i64 + d) as u64,
+            std::io::SeekFrom::Current(d) => (self.pos as i64 + d) as u64,
+        };
+        Ok(self.pos)
+    }
+}
+
+/// A 100 MB field, quoted or not, is refused with a typed error naming
+/// its line once the record passes the reader's 16 MiB bound — never read
+/// whole into memory — and the rows before it still come out.
+#[test]
+fn a_100_mb_field_is_refused_in_bounded_memory() {
+    for quoted in [true, false] {
+        let q = if quoted { "\"" } else { "" };
+        let body = Generated {
+            head: format!("id,t\n1,a\n2,{q}").into_bytes(),
+            n: 100_000_000,
+            fill: b'x',
+            tail: format!("{q}\n3,b\n").into_bytes(),
+            pos: 0,
+        };
+        let spec = Spec {
+            format: Format::Csv,
+            original_name: None,
+            target_table: Some("big".into()),
+            mode: Mode::Append,
+            options: ImportOptions::default(),
+        };
+        let mut none = |_: &str| None;
+        let mut r = asadb_interchange::open(&spec, Box::new(body), &mut none).unwrap();
+        let mut rows = 0;
+        let err = loop {
+            match r.next_unit() {
+                Some(Ok(u)) => {
+                    if let Body::Rows(b) = u.body {
+                        rows += b.insert.rows.len();
+                    }
+                }
+                Some(Err(e)) => break e,
+                None => panic!("a 100 MB field was accepted (quoted: {quoted})"),
+            }
+        };
+        assert!(matches!(err, asadb_interchange::Error::Malformed { line: 3, .. }), "{err}");
+        assert!(err.to_string().contains("16 MiB"), "{err}");
+        assert_eq!(rows, 1, "the row before the huge field");
+    }
 }

@@ -18,7 +18,12 @@
 //! A batch of rows is one statement: it commits or rolls back as a whole.
 //! When it fails, its rows are tried one at a time to name the line of the
 //! failing row; with stop-on-error off, the good rows stay and each bad
-//! row is recorded as an error.
+//! row is recorded as an error. The rows for that second try are a copy
+//! kept without stop-on-error, and with it (the default, where a failure
+//! ends the job) the failing batch read again from the spool by the
+//! resume replay — so a batch that succeeds is never copied. A row holding
+//! a value over `max_value_bytes` fails as `too_large` before the batch
+//! runs.
 
 use std::fs::File;
 use std::io::{BufReader, Read, Seek, SeekFrom};
@@ -30,6 +35,7 @@ use asadb_sql::storage::Interrupt;
 
 use crate::core::Reservoir;
 use crate::job::{ImportMeta, ImportMode, JobError, JobId};
+use crate::worker::oversize_value;
 use crate::{Error, Result};
 
 /// Refuses import metadata that cannot work, before the body is read.
@@ -264,6 +270,23 @@ impl Units {
     }
 }
 
+/// The rows of import unit `index` of job `id`, read again from the
+/// spool: the reader is opened and replayed up to that unit, as `resume`
+/// does (deterministic: the same rows, up to the affinity the engine
+/// applies anyway). `None` when it cannot be read again.
+pub(crate) fn refetch_rows(
+    res: &Reservoir,
+    session: &mut Session,
+    id: JobId,
+    index: u64,
+) -> Option<RowBatch> {
+    let mut units = Units::open(res, session, id, index, 0).ok()?;
+    match units.next()? {
+        Ok(Step { index: i, body: StepBody::Rows(b), .. }) if i == index => Some(b),
+        _ => None,
+    }
+}
+
 /// An existing table's column names, `None` when there is no such table.
 fn table_columns(session: &mut Session, name: &str) -> Option<Vec<String>> {
     let sql = format!("SELECT * FROM {} LIMIT 0", asadb_interchange::quote_ident(name));
@@ -276,24 +299,77 @@ fn table_columns(session: &mut Session, name: &str) -> Option<Vec<String>> {
 /// Runs a batch of rows (see the module docs); the rows written. With
 /// stop-on-error the first failing row fails the batch (its line in
 /// `failed_line`); without, each failing row is appended to `row_errors`
-/// and the others are written.
+/// and the others are written. A row holding a value longer than
+/// `max_value` bytes (the limit every result row is held to, so whatever
+/// is imported can be read back) fails as a `too_large` row, before
+/// anything of the batch is written.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn run_rows(
     session: &mut Session,
     batch: RowBatch,
     interrupt: &Interrupt,
     stop_on_error: bool,
+    max_value: usize,
+    refetch: &mut dyn FnMut(&mut Session) -> Option<RowBatch>,
     failed_line: &mut Option<u64>,
     row_errors: &mut Vec<JobError>,
 ) -> asadb_sql::Result<u64> {
-    let RowBatch { insert, lines } = batch;
-    // Kept to find the failing row, should the batch fail.
-    let spare = insert.clone();
+    let RowBatch { mut insert, mut lines } = batch;
+    if insert.rows.iter().any(|r| oversize_value(r, max_value).is_some()) {
+        let too_large = |(col, len): (usize, usize)| {
+            asadb_sql::Error::TooLarge(format!(
+                "column {} holds a {len}-byte value, more than the limit of {max_value} bytes \
+                 (max-value-bytes)",
+                col + 1
+            ))
+        };
+        let mut kept_rows = Vec::with_capacity(insert.rows.len());
+        let mut kept_lines = Vec::with_capacity(lines.len());
+        for (row, line) in std::mem::take(&mut insert.rows).into_iter().zip(lines) {
+            match oversize_value(&row, max_value) {
+                None => {
+                    kept_rows.push(row);
+                    kept_lines.push(line);
+                }
+                Some(big) if stop_on_error => {
+                    *failed_line = Some(line);
+                    return Err(too_large(big));
+                }
+                Some(big) => row_errors.push(JobError {
+                    code: "too_large".into(),
+                    message: format!("line {line}: {}", too_large(big)),
+                    statement: None,
+                    excerpt: None,
+                }),
+            }
+        }
+        insert.rows = kept_rows;
+        lines = kept_lines;
+        if insert.rows.is_empty() {
+            return Ok(0);
+        }
+    }
+    // The rows are needed again only when the batch fails. Without
+    // stop-on-error failures are expected and each is recorded: a copy is
+    // kept. With it (the default) a failure ends the job, so the rows are
+    // not copied on every batch: the failing batch is read again from the
+    // spool instead (`refetch`, the resume replay of the reader).
+    let spare = (!stop_on_error).then(|| (insert.clone(), lines.clone()));
     session.set_interrupt(Some(interrupt.clone()));
     let first = session.insert_values_owned(insert);
     let result = match first {
         Ok(outcome) => Ok(affected(outcome)),
         Err(asadb_sql::Error::Interrupted) => Err(asadb_sql::Error::Interrupted),
-        Err(batch_error) => {
+        Err(batch_error) => 'failed: {
+            let again = match spare {
+                Some(kept) => Some(kept),
+                None => refetch(session).map(|b| (b.insert, b.lines)),
+            };
+            let Some((spare, lines)) = again else {
+                // The batch cannot be read again: its error stands, at
+                // the batch's first line.
+                break 'failed Err(batch_error);
+            };
             let asadb_interchange::InsertValues { or_action, schema, table, columns, rows } = spare;
             let mut written = 0;
             let mut outcome = Err(batch_error);

@@ -314,6 +314,7 @@ fn run_units(
                 }
                 let marker = run.res.inner.cfg.test_panic_marker.as_deref();
                 let max_value = run.res.inner.cfg.max_value_bytes;
+                let (res, id) = (run.res, run.id);
                 let body = std::mem::replace(&mut stmt.body, StepBody::Sql(String::new()));
                 let failed_line = &mut stmt.failed_line;
                 let r = guarded(session, |s| match body {
@@ -327,11 +328,15 @@ fn run_units(
                     }
                     StepBody::Rows(batch) => {
                         results.begin_statement();
+                        let mut refetch =
+                            |s: &mut Session| crate::import::refetch_rows(res, s, id, index);
                         crate::import::run_rows(
                             s,
                             batch,
                             interrupt,
                             stop_on_error,
+                            max_value,
+                            &mut refetch,
                             failed_line,
                             &mut row_errors,
                         )
@@ -477,6 +482,7 @@ impl StatementError {
             StatementError::Sql(asadb_sql::Error::Internal(_)) | StatementError::Panic(_) => {
                 "internal_error"
             }
+            StatementError::Sql(asadb_sql::Error::TooLarge(_)) => "too_large",
             StatementError::Sql(_) => "sql_error",
         }
     }
@@ -897,21 +903,28 @@ impl TxnControl {
 /// Fails with `TooLarge` when a value of `row` (text or blob) is longer
 /// than `max` bytes: the one rule for query pages and job results.
 pub fn check_value_sizes(row: &[Value], max: usize) -> asadb_sql::Result<()> {
-    for (i, v) in row.iter().enumerate() {
+    match oversize_value(row, max) {
+        Some((i, len)) => Err(asadb_sql::Error::TooLarge(format!(
+            "column {} of a result row holds a {len}-byte value, more than the limit of \
+             {max} bytes (max-value-bytes)",
+            i + 1
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// The first value of `row` (text or blob) longer than `max` bytes: its
+/// 0-based column and length. The one size rule for result rows and
+/// imported rows.
+pub(crate) fn oversize_value(row: &[Value], max: usize) -> Option<(usize, usize)> {
+    row.iter().enumerate().find_map(|(i, v)| {
         let len = match v {
             Value::Text(t) => t.len(),
             Value::Blob(b) => b.len(),
             _ => 0,
         };
-        if len > max {
-            return Err(asadb_sql::Error::TooLarge(format!(
-                "column {} of a result row holds a {len}-byte value, more than the limit of \
-                 {max} bytes (max-value-bytes)",
-                i + 1
-            )));
-        }
-    }
-    Ok(())
+        (len > max).then_some((i, len))
+    })
 }
 
 /// Appends a row as a JSON array: NULL → null, integers, floats always

@@ -11,11 +11,13 @@
 //!
 //! Values: an unquoted empty field is NULL (or, with a NULL text given,
 //! an unquoted field equal to it), a quoted empty field `""` is the empty
-//! string, anything else is TEXT that the column's affinity converts as
-//! SQLite would (`'12'` into an INTEGER column is 12). Into a new table
-//! the columns get the inferred types; into an existing table the header
-//! is matched to the table's columns by name when every name matches,
-//! else the fields go by position when the counts agree.
+//! string — except in a one-column file without a NULL text, where a
+//! lone `""` is NULL (see [`sniff::is_null`]) — anything else is TEXT
+//! that the column's affinity converts as SQLite would (`'12'` into an
+//! INTEGER column is 12). Into a new table the columns get the inferred
+//! types; into an existing table the header is matched to the table's
+//! columns by name when every name matches, else the fields go by
+//! position when the counts agree.
 //!
 //! Rows with another field count than the header are *ragged*: refused
 //! by default (the job fails naming the line), padded with NULLs or
@@ -24,9 +26,8 @@
 //! are not ragged rows but footnotes: skipped and counted. A record of
 //! bare delimiters with the header's field count (`,,,`) is a row of
 //! NULLs wherever it is — that is how an all-NULL row is exported, so
-//! export then import gives the same table. (A one-column table's
-//! all-NULL row exports as an empty line, which CSV cannot tell from a
-//! blank line: blank lines are skipped.)
+//! export then import gives the same table. Blank lines are skipped;
+//! a one-column table's NULL exports as `""`, never as a blank line.
 
 pub mod records;
 pub mod sniff;
@@ -35,9 +36,10 @@ use std::collections::VecDeque;
 use std::io::{Read, SeekFrom};
 
 use asadb_sql::Value;
+use asadb_sql::value::{Affinity, parse_numeric_text};
 
 use self::records::{EscapeMode, Record, Records};
-use self::sniff::{Sniffed, is_null};
+use self::sniff::{ColType, Sniffed, is_null};
 use crate::error::malformed;
 use crate::report::{RAGGED_LINES_KEPT, RaggedRows, SkipCounter};
 use crate::text::{Decoder, Encoding, sniff_encoding};
@@ -71,6 +73,11 @@ pub struct CsvReader {
     table: String,
     /// The insert's column list (`None`: by position).
     columns: Option<Vec<String>>,
+    /// Into a new table: each column's affinity, applied here to numeric
+    /// fields (the engine would apply it to the text anyway; applying it
+    /// first spares a string per number). `None` into an existing table,
+    /// whose own affinities the engine applies.
+    affinities: Option<Vec<Affinity>>,
     null: Option<String>,
     ragged: Ragged,
     prelude: VecDeque<Unit>,
@@ -141,8 +148,8 @@ impl CsvReader {
                 skips.add("csv preamble line", rec.line);
             }
         }
-        if sniffed.header {
-            records.next_record(&mut rec)?;
+        if sniffed.header && records.next_record(&mut rec)? {
+            refuse_malformed(&rec, &sniffed.syntax)?;
         }
         // Where the rows go.
         let existing = lookup(&table);
@@ -219,6 +226,17 @@ impl CsvReader {
             rec,
             table,
             columns,
+            affinities: existing.is_none().then(|| {
+                sniffed
+                    .types
+                    .iter()
+                    .map(|t| match t {
+                        ColType::Integer => Affinity::Integer,
+                        ColType::Real => Affinity::Real,
+                        ColType::Text => Affinity::Text,
+                    })
+                    .collect()
+            }),
             null: opts.null.clone(),
             ragged: opts.ragged.unwrap_or_default(),
             prelude,
@@ -243,6 +261,7 @@ impl CsvReader {
     /// The current record's values.
     fn values(&self) -> Result<Vec<Value>> {
         let rec = &self.rec;
+        refuse_malformed(rec, &self.sniffed.syntax)?;
         let mut out = Vec::with_capacity(rec.len());
         for i in 0..rec.len() {
             if is_null(rec, i, self.null.as_deref()) {
@@ -250,7 +269,16 @@ impl CsvReader {
                 continue;
             }
             match std::str::from_utf8(rec.field(i)) {
-                Ok(s) => out.push(Value::Text(s.to_string())),
+                Ok(s) => {
+                    let affinity = self.affinities.as_ref().and_then(|a| a.get(i).copied());
+                    let number = match affinity {
+                        Some(a @ (Affinity::Integer | Affinity::Real)) => {
+                            parse_numeric_text(s).map(|n| a.apply(n))
+                        }
+                        _ => None,
+                    };
+                    out.push(number.unwrap_or_else(|| Value::Text(s.to_string())));
+                }
                 Err(e) => {
                     let f = rec.field(i);
                     let extra = f[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count();
@@ -435,6 +463,28 @@ impl Reader for CsvReader {
             notes: Vec::new(),
         }
     }
+}
+
+/// Fails on a record with a malformed quoted field under the dialect in
+/// use (detected or forced): text after its closing quote, or an escape
+/// the dialect does not have (`"a\"b"` read with doubled quotes). The
+/// field is never kept as it was mangled; the error names its line and
+/// column and the escape in use, so a wrong `X-AsaDB-CSV-Escape` or
+/// `-Quote` is found at once.
+fn refuse_malformed(rec: &Record, syntax: &records::Syntax) -> Result<()> {
+    let Some(i) = rec.first_anomaly else { return Ok(()) };
+    let quote = syntax.quote.map(|q| q as char).unwrap_or('"');
+    let escape = match syntax.escape {
+        EscapeMode::Double => format!("a doubled quote ({quote}{quote})"),
+        EscapeMode::Char(e) => format!("{:?}", e as char),
+        EscapeMode::None => "none".to_string(),
+    };
+    Err(malformed!(
+        rec.field_line(i, syntax.cr_lines),
+        "field {} is a malformed quoted field: it does not end at its closing quote {quote:?} \
+         with the escape {escape} (the wrong X-AsaDB-CSV-Escape or X-AsaDB-CSV-Quote?)",
+        i + 1
+    ))
 }
 
 /// Reads until `buf` is full or the input ends; the bytes read.

@@ -51,8 +51,11 @@ pub struct Record {
     pub start: u64,
     /// Byte offset just past the record's last byte.
     pub end: u64,
-    /// Quoted fields with text after their closing quote.
+    /// Quoted fields with text after their closing quote (or read with
+    /// the wrong escape convention).
     pub anomalies: u32,
+    /// The 0-based index of the first such field.
+    pub first_anomaly: Option<usize>,
 }
 
 impl Record {
@@ -70,6 +73,15 @@ impl Record {
         &self.data[start..self.ends[i]]
     }
 
+    /// The 1-based source line where field `i` starts (the record's line
+    /// plus the line breaks of the fields before it; CR-only files count
+    /// CRs).
+    pub fn field_line(&self, i: usize, cr_lines: bool) -> u64 {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        let term = if cr_lines { b'\r' } else { b'\n' };
+        self.line + self.data[..start].iter().filter(|&&b| b == term).count() as u64
+    }
+
     /// Whether field `i` was quoted.
     pub fn quoted(&self, i: usize) -> bool {
         self.quoted[i]
@@ -85,6 +97,7 @@ impl Record {
         self.ends.clear();
         self.quoted.clear();
         self.anomalies = 0;
+        self.first_anomaly = None;
     }
 }
 
@@ -210,14 +223,18 @@ impl<R: Read> Records<R> {
         loop {
             self.refill()?;
             if rec.data.len() - rec.len < 1024 {
-                let want = (rec.data.len() * 2).max(4096);
                 if rec.len > self.max_record {
                     return Err(malformed!(
                         rec.line.max(self.line),
-                        "a record longer than {} MiB (a quote that is never closed?)",
+                        "a record longer than {} MiB: a field this large is refused (or a \
+                         quote is never closed)",
                         self.max_record >> 20
                     ));
                 }
+                // Doubling, but never past the limit (and the slack the
+                // check above needs): the buffer stays bounded.
+                let cap = self.max_record.saturating_add(4096);
+                let want = (rec.data.len() * 2).max(4096).min(cap).max(rec.data.len() + 1024);
                 rec.data.resize(want, 0);
             }
             let input = &self.buf[self.pos..self.filled];
@@ -359,8 +376,15 @@ impl<R: Read> Records<R> {
             // count closed on a quote is `"a\"b"` read with the wrong
             // convention, even when its length happens to fit.
             let odd = matches!(self.syntax.escape, EscapeMode::Double) && f.quotes % 2 == 1;
-            if odd || closing != q || expected != Some(rec.len - f.from) {
+            // With an escape character (or none) a well-formed quoted field
+            // holds exactly two unescaped quotes, the pair around it: more
+            // is `"a""b"` read with `\"`, even when the lengths agree.
+            let extra = !matches!(self.syntax.escape, EscapeMode::Double) && f.quotes != 2;
+            if odd || extra || closing != q || expected != Some(rec.len - f.from) {
                 rec.anomalies += 1;
+                if rec.first_anomaly.is_none() {
+                    rec.first_anomaly = Some(rec.ends.len() - 1);
+                }
             }
         }
         Ok(())

@@ -9,8 +9,12 @@
 //! `C` fields):
 //! 1. a candidate that leaves a quote open at the end of the file is out;
 //! 2. candidates with `C ≥ 2` whose consistent records are at least half
-//!    of the sample are plausible, and beat every implausible one;
-//! 3. then fewer records with another count win (a candidate that cuts
+//!    of the sample (and at least two, unless the sample is one record)
+//!    are plausible, and beat every implausible one;
+//! 3. in a one-column file where every candidate reads one field per
+//!    record, fewer anomalies, then fewer records win (quoted newlines
+//!    joined, not cut);
+//! 4. then fewer records with another count win (a candidate that cuts
 //!    quoted newlines into extra records makes more records, and more
 //!    ragged ones), then more consistent records, then a larger `C`, then fewer
 //!    quoted fields with text after their closing quote (the wrong escape
@@ -149,9 +153,16 @@ struct Trial {
 }
 
 /// A field is NULL when unquoted and equal to the NULL text (default:
-/// empty).
+/// empty). Without a NULL text, the one field of a one-field record that
+/// is a quoted empty `""` is NULL too: a one-column file cannot hold an
+/// unquoted empty field (it would be a blank line, which is skipped), so
+/// `""` is how a one-column NULL is written — by our export, the `csv`
+/// crate and pandas — and how pandas and DuckDB read it.
 pub fn is_null(rec: &Record, i: usize, null: Option<&str>) -> bool {
-    !rec.quoted(i) && rec.field(i) == null.unwrap_or("").as_bytes()
+    if rec.quoted(i) {
+        return null.is_none() && rec.len() == 1 && rec.field(i).is_empty();
+    }
+    rec.field(i) == null.unwrap_or("").as_bytes()
 }
 
 /// Sniffs `sample` (decoded UTF-8; `whole`: it is the entire body).
@@ -174,8 +185,7 @@ pub fn sniff(sample: &[u8], whole: bool, opts: &CsvOptions) -> Result<Sniffed> {
         && best.as_ref().is_none_or(|t| t.mode < 2)
         && let Some(t) =
             pick(sample, whole, &MORE_DELIMITERS, opts, cr_lines, DELIMITERS.len() * 10)?
-        && t.mode >= 2
-        && t.consistent * 2 >= t.counts.len()
+        && plausible(&t)
     {
         best = Some(t);
     }
@@ -320,6 +330,12 @@ fn quote_candidates(opts: &CsvOptions) -> Vec<(Option<u8>, EscapeMode)> {
         (Some(Quote::Char(q)), None) => {
             vec![(Some(q as u8), EscapeMode::Double), (Some(q as u8), EscapeMode::Char(b'\\'))]
         }
+        // A quote character given as the escape is the doubled-quote
+        // convention of that quote (`"` → `""`): never another quote
+        // escaped by it, which would let an unquoted reading win.
+        (None, Some(Escape::Char(c))) if c == '"' || c == '\'' => {
+            vec![(Some(c as u8), EscapeMode::Double)]
+        }
         (None, Some(e)) => [b'"', b'\''].iter().map(|&q| (Some(q), escape_of(q, e))).collect(),
         (None, None) => all.to_vec(),
     }
@@ -352,11 +368,26 @@ fn pick(
     Ok(best)
 }
 
+/// Rule 2 of the module docs: at least two fields, and at least half of
+/// the records (and two of them, unless there is only one) have that
+/// count — one record of two fields among one-field records, e.g. `","`
+/// read without quotes under a one-column header, is no dialect.
+fn plausible(t: &Trial) -> bool {
+    t.mode >= 2 && t.consistent * 2 >= t.counts.len() && (t.consistent >= 2 || t.counts.len() == 1)
+}
+
 /// `a` beats `b` (see the module docs).
 fn better(a: &Trial, b: &Trial) -> bool {
-    let plausible = |t: &Trial| t.mode >= 2 && t.consistent * 2 >= t.counts.len();
     if plausible(a) != plausible(b) {
         return plausible(a);
+    }
+    // One column: a candidate that cuts quoted newlines into more records
+    // keeps every record "consistent" (one field each), so counting
+    // consistent records would prefer it. There the reading with fewer
+    // anomalies, then fewer records (quoted newlines joined), wins.
+    let one_column = |t: &Trial| t.mode == 1 && t.consistent == t.counts.len();
+    if one_column(a) && one_column(b) && a.counts.len() != b.counts.len() {
+        return (a.anomalies, a.counts.len()) < (b.anomalies, b.counts.len());
     }
     let key = |t: &Trial| {
         (
@@ -488,6 +519,15 @@ mod tests {
     fn names_are_made_unique() {
         let d = s(",a,A,a\n1,2,3,4\n");
         assert_eq!(d.names, vec!["column1", "a", "A_2", "a_3"]);
+    }
+
+    #[test]
+    fn one_column_files_keep_their_quotes() {
+        // A quoted newline, a quoted comma: one column, quoted by `"`.
+        for text in ["c\n\"\n\"\n", "c\n\",\"\n", "c\n\"a\nb\"\nx\n"] {
+            let d = s(text);
+            assert_eq!((d.columns, d.syntax.quote), (1, Some(b'"')), "{text:?}");
+        }
     }
 
     #[test]

@@ -699,35 +699,50 @@ impl<R: Read> Lexer<R> {
     /// truncated dump must not load half a table silently).
     pub fn copy_line(&mut self, out: &mut Vec<u8>) -> Result<Option<u64>> {
         out.clear();
+        self.next_copy_line(Some(out))
+    }
+
+    /// [`Lexer::copy_line`], handing the text to `out` unless `None` (the
+    /// pre-scan only skips). The line end is searched in the buffered
+    /// bytes a chunk at a time, not byte by byte: COPY data is most of a
+    /// pg_dump.
+    fn next_copy_line(&mut self, out: Option<&mut Vec<u8>>) -> Result<Option<u64>> {
         let line = self.line;
-        let mut i = 0;
-        loop {
-            match self.peek(i)? {
-                None if i == 0 => {
-                    return Err(malformed!(line, "the dump ends inside COPY data (no \\. line)"));
-                }
-                None => break,
-                Some(b'\n') => break,
-                Some(_) => i += 1,
+        // Bytes after `pos` known to hold no line end.
+        let mut scanned = 0;
+        let (len, newline) = loop {
+            let from = self.pos + scanned;
+            if let Some(p) = self.buf[from..].iter().position(|&b| b == b'\n') {
+                break (scanned + p, true);
             }
-            if i > MAX_TOKEN {
+            scanned = self.buf.len() - self.pos;
+            if scanned > MAX_TOKEN {
                 return Err(malformed!(
                     line,
                     "a COPY data line longer than {} MiB",
                     MAX_TOKEN >> 20
                 ));
             }
+            if !self.fill(scanned)? {
+                if scanned == 0 {
+                    return Err(malformed!(line, "the dump ends inside COPY data (no \\. line)"));
+                }
+                break (scanned, false);
+            }
+        };
+        if len > MAX_TOKEN {
+            return Err(malformed!(line, "a COPY data line longer than {} MiB", MAX_TOKEN >> 20));
         }
-        let mut text = &self.buf[self.pos..self.pos + i];
+        let mut text = &self.buf[self.pos..self.pos + len];
         if text.last() == Some(&b'\r') {
             text = &text[..text.len() - 1];
         }
         let end_mark = text == b"\\.";
-        if !end_mark {
+        if !end_mark && let Some(out) = out {
             out.extend_from_slice(text);
         }
-        let with_nl = if self.peek(i)? == Some(b'\n') { i + 1 } else { i };
-        self.bump(with_nl);
+        self.pos += len + usize::from(newline);
+        self.line += u64::from(newline);
         if end_mark {
             self.at_statement_start = true;
             return Ok(None);
@@ -737,8 +752,7 @@ impl<R: Read> Lexer<R> {
 
     /// Skips COPY data up to and past its `\.` line (the pre-scan).
     pub fn skip_copy(&mut self) -> Result<()> {
-        let mut scratch = Vec::new();
-        while self.copy_line(&mut scratch)?.is_some() {}
+        while self.next_copy_line(None)?.is_some() {}
         Ok(())
     }
 

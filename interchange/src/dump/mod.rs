@@ -1449,10 +1449,16 @@ fn bytea(b: &[u8]) -> Option<Vec<u8>> {
 
 /// The fields of a COPY text-format line.
 fn copy_fields(line_bytes: &[u8], cats: &[Cat], line: u64) -> Result<Vec<Value>> {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(cats.len());
     for (k, raw) in line_bytes.split(|&b| b == b'\t').enumerate() {
         if raw == b"\\N" {
             out.push(Value::Null);
+            continue;
+        }
+        let cat = cats.get(k).copied().unwrap_or(Cat::Other);
+        if !raw.contains(&b'\\') {
+            // Nothing to unescape (most fields): no copy of its own.
+            out.push(string_value(raw, StrKind::Plain, cat, false, false));
             continue;
         }
         let mut v = Vec::with_capacity(raw.len());
@@ -1498,7 +1504,6 @@ fn copy_fields(line_bytes: &[u8], cats: &[Cat], line: u64) -> Result<Vec<Value>>
                 other => v.push(other),
             }
         }
-        let cat = cats.get(k).copied().unwrap_or(Cat::Other);
         out.push(string_value(&v, StrKind::Plain, cat, false, false));
     }
     Ok(out)
