@@ -66,8 +66,8 @@ fn keywords(sql: &str, n: usize) -> Vec<String> {
 }
 
 /// Every keyword of the statement outside quotes and comments (for
-/// `RETURNING` and `TO STDOUT`), upper-case.
-fn all_words(sql: &str) -> Vec<String> {
+/// `RETURNING` and `TO STDOUT`), as written (compare ignoring case).
+fn all_words(sql: &str) -> Vec<&str> {
     let b = sql.as_bytes();
     let mut i = 0;
     let mut out = Vec::new();
@@ -121,7 +121,7 @@ fn all_words(sql: &str) -> Vec<String> {
                 while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
                     i += 1;
                 }
-                out.push(sql[start..i].to_ascii_uppercase());
+                out.push(&sql[start..i]);
             }
             _ => i += 1,
         }
@@ -160,7 +160,9 @@ pub fn control(sql: &str) -> Control {
         }
         "COPY" => {
             let w = all_words(sql);
-            if w.windows(2).any(|p| p[0] == "TO" && p[1] == "STDOUT") {
+            if w.windows(2).any(|p| {
+                p[0].eq_ignore_ascii_case("TO") && p[1].eq_ignore_ascii_case("STDOUT")
+            }) {
                 Control::Refused("COPY … TO STDOUT (read rows with SELECT)")
             } else {
                 Control::None
@@ -185,7 +187,7 @@ pub enum Rows {
 /// Whether the statement may return rows.
 pub fn rows(sql: &str) -> Rows {
     let k = keywords(sql, 1);
-    let returning = || all_words(sql).iter().any(|w| w == "RETURNING");
+    let returning = || all_words(sql).iter().any(|w| w.eq_ignore_ascii_case("RETURNING"));
     match k.first().map(String::as_str).unwrap_or("") {
         "SELECT" | "VALUES" | "TABLE" | "SHOW" | "EXPLAIN" | "FETCH" => Rows::Query,
         // A CTE's main statement may be DML with RETURNING.
@@ -201,6 +203,23 @@ pub fn rows(sql: &str) -> Rows {
         "" if sql.trim_start().starts_with('(') => Rows::Query,
         _ => Rows::Never,
     }
+}
+
+/// Whether a statement may run in a group of statements sent together as
+/// one simple-query string (the executor's fast path): plain DML without
+/// `RETURNING` and DDL — statements that never return rows and never
+/// control the transaction. Anything else (queries, `RETURNING`, `SET`,
+/// savepoints, `COPY`, `CALL`, `EXECUTE`, `DO`, …) runs on its own.
+pub fn groupable(sql: &str) -> bool {
+    let k = keywords(sql, 1);
+    let plain = matches!(
+        k.first().map(String::as_str),
+        Some(
+            "INSERT" | "UPDATE" | "DELETE" | "CREATE" | "ALTER" | "DROP" | "TRUNCATE" | "COMMENT"
+                | "GRANT" | "REVOKE"
+        )
+    );
+    plain && rows(sql) == Rows::Never
 }
 
 #[cfg(test)]
@@ -255,5 +274,43 @@ mod tests {
         assert_eq!(rows("INSERT INTO t VALUES ('returning')"), Rows::Never);
         assert_eq!(rows("CREATE TABLE t(a int)"), Rows::Never);
         assert_eq!(rows("EXPLAIN SELECT 1"), Rows::Query);
+        assert_eq!(rows("insert into t values (1) returning id"), Rows::Returning);
+    }
+
+    #[test]
+    fn statements_that_may_run_in_a_group() {
+        for sql in [
+            "INSERT INTO t VALUES (1)",
+            "insert into t values ('returning')",
+            "UPDATE t SET a = 1",
+            "DELETE FROM t",
+            "CREATE TABLE t(a int)",
+            "-- c\n create index i on t(a)",
+            "ALTER TABLE t ADD b int",
+            "DROP TABLE t",
+            "TRUNCATE t",
+            "COMMENT ON TABLE t IS 'x'",
+            "GRANT SELECT ON t TO PUBLIC",
+        ] {
+            assert!(groupable(sql), "{sql}");
+        }
+        for sql in [
+            "SELECT 1",
+            "INSERT INTO t VALUES (1) RETURNING a",
+            "WITH x AS (SELECT 1) INSERT INTO t SELECT * FROM x",
+            "SAVEPOINT s",
+            "RELEASE SAVEPOINT s",
+            "ROLLBACK TO SAVEPOINT s",
+            "BEGIN",
+            "COMMIT",
+            "SET x = 1",
+            "COPY t FROM stdin",
+            "CALL p()",
+            "EXECUTE s",
+            "DO $$ BEGIN END $$",
+            "VACUUM",
+        ] {
+            assert!(!groupable(sql), "{sql}");
+        }
     }
 }
