@@ -160,9 +160,9 @@ pub fn control(sql: &str) -> Control {
         }
         "COPY" => {
             let w = all_words(sql);
-            if w.windows(2).any(|p| {
-                p[0].eq_ignore_ascii_case("TO") && p[1].eq_ignore_ascii_case("STDOUT")
-            }) {
+            if w.windows(2)
+                .any(|p| p[0].eq_ignore_ascii_case("TO") && p[1].eq_ignore_ascii_case("STDOUT"))
+            {
                 Control::Refused("COPY … TO STDOUT (read rows with SELECT)")
             } else {
                 Control::None
@@ -215,8 +215,16 @@ pub fn groupable(sql: &str) -> bool {
     let plain = matches!(
         k.first().map(String::as_str),
         Some(
-            "INSERT" | "UPDATE" | "DELETE" | "CREATE" | "ALTER" | "DROP" | "TRUNCATE" | "COMMENT"
-                | "GRANT" | "REVOKE"
+            "INSERT"
+                | "UPDATE"
+                | "DELETE"
+                | "CREATE"
+                | "ALTER"
+                | "DROP"
+                | "TRUNCATE"
+                | "COMMENT"
+                | "GRANT"
+                | "REVOKE"
         )
     );
     plain && rows(sql) == Rows::Never

@@ -599,7 +599,11 @@ async fn statement_groups_keep_per_statement_rules() {
     assert_eq!(job.state, JobState::Completed, "{:?}", job.error);
     assert_eq!(job.progress.errors, 1);
     assert_eq!(job.statement_errors[0].statement, Some(31));
-    assert!(job.statement_errors[0].message.contains("duplicate key"), "{:?}", job.statement_errors);
+    assert!(
+        job.statement_errors[0].message.contains("duplicate key"),
+        "{:?}",
+        job.statement_errors
+    );
     assert_eq!(job.progress.statements_done, 36);
     assert_eq!(job.progress.rows_affected, 30 + 2 + 5 + 5);
     let n: i64 = db.query_one("SELECT count(*) FROM t", &[]).await.unwrap().get(0);
@@ -633,8 +637,13 @@ async fn statement_groups_keep_per_statement_rules() {
     assert_eq!(job.state, JobState::Completed, "{:?}", job.error);
     let failed: Vec<_> = job.statement_errors.iter().map(|e| e.statement).collect();
     assert_eq!(failed, vec![Some(3), Some(4), Some(5)], "{:?}", job.statement_errors);
-    let rows: Vec<i32> =
-        db.query("SELECT a FROM u ORDER BY a", &[]).await.unwrap().iter().map(|r| r.get(0)).collect();
+    let rows: Vec<i32> = db
+        .query("SELECT a FROM u ORDER BY a", &[])
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
     assert_eq!(rows, vec![9]);
 }
 
