@@ -206,28 +206,40 @@ pub fn rows(sql: &str) -> Rows {
 }
 
 /// Whether a statement may run in a group of statements sent together as
-/// one simple-query string (the executor's fast path): plain DML without
-/// `RETURNING` and DDL — statements that never return rows and never
-/// control the transaction. Anything else (queries, `RETURNING`, `SET`,
-/// savepoints, `COPY`, `CALL`, `EXECUTE`, `DO`, …) runs on its own.
+/// one simple-query string (the executor's fast path): statements whose
+/// work is bounded by their own text, so a group is never slow and live
+/// progress (which a group reports when it ends) keeps moving —
+/// `INSERT … VALUES` without a query or `RETURNING`, and `CREATE TABLE`
+/// with a column list (not `AS` a query or a table). Anything else
+/// (queries, `RETURNING`, `INSERT … SELECT`, `UPDATE`, `DELETE`, other DDL,
+/// `SET`, savepoints, `COPY`, `CALL`, …) runs on its own.
 pub fn groupable(sql: &str) -> bool {
-    let k = keywords(sql, 1);
-    let plain = matches!(
-        k.first().map(String::as_str),
-        Some(
-            "INSERT"
-                | "UPDATE"
-                | "DELETE"
-                | "CREATE"
-                | "ALTER"
-                | "DROP"
-                | "TRUNCATE"
-                | "COMMENT"
-                | "GRANT"
-                | "REVOKE"
-        )
-    );
-    plain && rows(sql) == Rows::Never
+    let k = keywords(sql, 4);
+    let word = |i: usize| k.get(i).map(String::as_str).unwrap_or("");
+    let words = || all_words(sql);
+    let has = |w: &[&str], x: &str| w.iter().any(|v| v.eq_ignore_ascii_case(x));
+    match word(0) {
+        "INSERT" => {
+            let w = words();
+            has(&w, "VALUES") && !has(&w, "SELECT") && !has(&w, "RETURNING")
+        }
+        "CREATE" => {
+            let table = match word(1) {
+                "TABLE" => true,
+                "TEMP" | "TEMPORARY" | "UNLOGGED" => word(2) == "TABLE",
+                _ => false,
+            };
+            let w = words();
+            let as_query = w.windows(2).any(|p| {
+                p[0].eq_ignore_ascii_case("AS")
+                    && ["TABLE", "VALUES", "EXECUTE", "WITH"]
+                        .iter()
+                        .any(|q| p[1].eq_ignore_ascii_case(q))
+            });
+            table && !has(&w, "SELECT") && !as_query
+        }
+        _ => false,
+    }
 }
 
 #[cfg(test)]
@@ -289,23 +301,26 @@ mod tests {
     fn statements_that_may_run_in_a_group() {
         for sql in [
             "INSERT INTO t VALUES (1)",
-            "insert into t values ('returning')",
-            "UPDATE t SET a = 1",
-            "DELETE FROM t",
+            "insert into t values ('returning'), ('select')",
+            "INSERT INTO t DEFAULT VALUES",
             "CREATE TABLE t(a int)",
-            "-- c\n create index i on t(a)",
-            "ALTER TABLE t ADD b int",
-            "DROP TABLE t",
-            "TRUNCATE t",
-            "COMMENT ON TABLE t IS 'x'",
-            "GRANT SELECT ON t TO PUBLIC",
+            "-- c\n create unlogged table t(a int generated always as (1) stored)",
+            "CREATE TEMP TABLE t(a int)",
         ] {
             assert!(groupable(sql), "{sql}");
         }
         for sql in [
             "SELECT 1",
             "INSERT INTO t VALUES (1) RETURNING a",
+            "INSERT INTO t SELECT * FROM u",
+            "INSERT INTO t VALUES ((SELECT max(a) FROM u))",
             "WITH x AS (SELECT 1) INSERT INTO t SELECT * FROM x",
+            "UPDATE t SET a = 1",
+            "DELETE FROM t",
+            "CREATE TABLE t AS SELECT 1",
+            "CREATE TABLE t AS TABLE u",
+            "CREATE INDEX i ON t(a)",
+            "ALTER TABLE t ADD b int",
             "SAVEPOINT s",
             "RELEASE SAVEPOINT s",
             "ROLLBACK TO SAVEPOINT s",
@@ -314,7 +329,6 @@ mod tests {
             "SET x = 1",
             "COPY t FROM stdin",
             "CALL p()",
-            "EXECUTE s",
             "DO $$ BEGIN END $$",
             "VACUUM",
         ] {

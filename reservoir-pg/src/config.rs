@@ -47,7 +47,7 @@ pub struct PgConfig {
     /// Whether this process executes jobs (it stands by for the executor
     /// lock); `false` makes it a front-end only.
     pub worker: bool,
-    /// Most plain statements (DML without RETURNING, DDL) the executor
+    /// Most groupable statements (`INSERT … VALUES`, `CREATE TABLE`) the executor
     /// sends together in one round trip (see the worker's groups); 1 sends
     /// every statement alone. Default [`GROUP_STATEMENTS`], or the
     /// environment's [`GROUP_STATEMENTS_ENV`] (a tuning knob for benches).

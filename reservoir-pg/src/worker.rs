@@ -25,8 +25,9 @@
 //! `COMMIT`. `COPY … FROM stdin` data goes through the copy-in protocol.
 //! Stop-on-error commits the statements before the failing one.
 //!
-//! Round trips: consecutive plain statements (DML without `RETURNING`,
-//! DDL: [`classify::groupable`]) go as one *group* — one simple-query
+//! Round trips: consecutive statements whose work is bounded by their
+//! text (`INSERT … VALUES`, `CREATE TABLE …(…)`: [`classify::groupable`])
+//! go as one *group* — one simple-query
 //! string of up to `group_statements` statements (100 by default) or 1 MiB,
 //! never past the open batch's limits — instead of one round trip each.
 //! In a batch every statement of the group keeps its own savepoint inside
@@ -37,9 +38,12 @@
 //! queued again (they may form a new group). So a group obeys
 //! exactly the rules of one statement at a time: the same batches and
 //! markers, the same errors on the same statements, the same stop-on-error
-//! and resume points. Queries, `RETURNING`, `COPY`, savepoint and
-//! transaction statements, and everything after a failure inside the
-//! script's own transaction, run one at a time (extended protocol, binary
+//! and resume points; only live progress moves per group (PostgreSQL
+//! sends a string's completions together at its end). Everything else —
+//! queries, `RETURNING`, `INSERT … SELECT`, `UPDATE`, `DELETE`, other DDL,
+//! `COPY`, savepoint and transaction statements, anything after a failure
+//! inside the script's own transaction — runs one at a time (so a long
+//! statement shows the progress before it and is cancelled alone) (extended protocol, binary
 //! rows). A row whose value is longer than `max_value_bytes` fails its
 //! statement, as in the embedded engine.
 //!

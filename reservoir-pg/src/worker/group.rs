@@ -19,8 +19,8 @@ use crate::results::ResultSink;
 /// A group stops growing once its statements hold this many bytes.
 const GROUP_BYTES: u64 = 1 << 20;
 
-/// Whether a statement may join a group (see [`run_group`]): plain DML
-/// without RETURNING or DDL, never COPY or transaction control.
+/// Whether a statement may join a group (see [`run_group`]): work bounded
+/// by its text ([`classify::groupable`]), never COPY data.
 pub(super) fn groupable(stmt: &Statement) -> bool {
     stmt.copy_data.is_none() && classify::groupable(&stmt.text)
 }
