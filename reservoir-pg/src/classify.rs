@@ -66,8 +66,8 @@ fn keywords(sql: &str, n: usize) -> Vec<String> {
 }
 
 /// Every keyword of the statement outside quotes and comments (for
-/// `RETURNING` and `TO STDOUT`), upper-case.
-fn all_words(sql: &str) -> Vec<String> {
+/// `RETURNING` and `TO STDOUT`), as written (compare ignoring case).
+fn all_words(sql: &str) -> Vec<&str> {
     let b = sql.as_bytes();
     let mut i = 0;
     let mut out = Vec::new();
@@ -121,7 +121,7 @@ fn all_words(sql: &str) -> Vec<String> {
                 while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
                     i += 1;
                 }
-                out.push(sql[start..i].to_ascii_uppercase());
+                out.push(&sql[start..i]);
             }
             _ => i += 1,
         }
@@ -160,7 +160,9 @@ pub fn control(sql: &str) -> Control {
         }
         "COPY" => {
             let w = all_words(sql);
-            if w.windows(2).any(|p| p[0] == "TO" && p[1] == "STDOUT") {
+            if w.windows(2)
+                .any(|p| p[0].eq_ignore_ascii_case("TO") && p[1].eq_ignore_ascii_case("STDOUT"))
+            {
                 Control::Refused("COPY … TO STDOUT (read rows with SELECT)")
             } else {
                 Control::None
@@ -185,7 +187,7 @@ pub enum Rows {
 /// Whether the statement may return rows.
 pub fn rows(sql: &str) -> Rows {
     let k = keywords(sql, 1);
-    let returning = || all_words(sql).iter().any(|w| w == "RETURNING");
+    let returning = || all_words(sql).iter().any(|w| w.eq_ignore_ascii_case("RETURNING"));
     match k.first().map(String::as_str).unwrap_or("") {
         "SELECT" | "VALUES" | "TABLE" | "SHOW" | "EXPLAIN" | "FETCH" => Rows::Query,
         // A CTE's main statement may be DML with RETURNING.
@@ -200,6 +202,43 @@ pub fn rows(sql: &str) -> Rows {
         // `(SELECT …) UNION …`: a parenthesized query.
         "" if sql.trim_start().starts_with('(') => Rows::Query,
         _ => Rows::Never,
+    }
+}
+
+/// Whether a statement may run in a group of statements sent together as
+/// one simple-query string (the executor's fast path): statements whose
+/// work is bounded by their own text, so a group is never slow and live
+/// progress (which a group reports when it ends) keeps moving —
+/// `INSERT … VALUES` without a query or `RETURNING`, and `CREATE TABLE`
+/// with a column list (not `AS` a query or a table). Anything else
+/// (queries, `RETURNING`, `INSERT … SELECT`, `UPDATE`, `DELETE`, other DDL,
+/// `SET`, savepoints, `COPY`, `CALL`, …) runs on its own.
+pub fn groupable(sql: &str) -> bool {
+    let k = keywords(sql, 4);
+    let word = |i: usize| k.get(i).map(String::as_str).unwrap_or("");
+    let words = || all_words(sql);
+    let has = |w: &[&str], x: &str| w.iter().any(|v| v.eq_ignore_ascii_case(x));
+    match word(0) {
+        "INSERT" => {
+            let w = words();
+            has(&w, "VALUES") && !has(&w, "SELECT") && !has(&w, "RETURNING")
+        }
+        "CREATE" => {
+            let table = match word(1) {
+                "TABLE" => true,
+                "TEMP" | "TEMPORARY" | "UNLOGGED" => word(2) == "TABLE",
+                _ => false,
+            };
+            let w = words();
+            let as_query = w.windows(2).any(|p| {
+                p[0].eq_ignore_ascii_case("AS")
+                    && ["TABLE", "VALUES", "EXECUTE", "WITH"]
+                        .iter()
+                        .any(|q| p[1].eq_ignore_ascii_case(q))
+            });
+            table && !has(&w, "SELECT") && !as_query
+        }
+        _ => false,
     }
 }
 
@@ -255,5 +294,45 @@ mod tests {
         assert_eq!(rows("INSERT INTO t VALUES ('returning')"), Rows::Never);
         assert_eq!(rows("CREATE TABLE t(a int)"), Rows::Never);
         assert_eq!(rows("EXPLAIN SELECT 1"), Rows::Query);
+        assert_eq!(rows("insert into t values (1) returning id"), Rows::Returning);
+    }
+
+    #[test]
+    fn statements_that_may_run_in_a_group() {
+        for sql in [
+            "INSERT INTO t VALUES (1)",
+            "insert into t values ('returning'), ('select')",
+            "INSERT INTO t DEFAULT VALUES",
+            "CREATE TABLE t(a int)",
+            "-- c\n create unlogged table t(a int generated always as (1) stored)",
+            "CREATE TEMP TABLE t(a int)",
+        ] {
+            assert!(groupable(sql), "{sql}");
+        }
+        for sql in [
+            "SELECT 1",
+            "INSERT INTO t VALUES (1) RETURNING a",
+            "INSERT INTO t SELECT * FROM u",
+            "INSERT INTO t VALUES ((SELECT max(a) FROM u))",
+            "WITH x AS (SELECT 1) INSERT INTO t SELECT * FROM x",
+            "UPDATE t SET a = 1",
+            "DELETE FROM t",
+            "CREATE TABLE t AS SELECT 1",
+            "CREATE TABLE t AS TABLE u",
+            "CREATE INDEX i ON t(a)",
+            "ALTER TABLE t ADD b int",
+            "SAVEPOINT s",
+            "RELEASE SAVEPOINT s",
+            "ROLLBACK TO SAVEPOINT s",
+            "BEGIN",
+            "COMMIT",
+            "SET x = 1",
+            "COPY t FROM stdin",
+            "CALL p()",
+            "DO $$ BEGIN END $$",
+            "VACUUM",
+        ] {
+            assert!(!groupable(sql), "{sql}");
+        }
     }
 }

@@ -9,6 +9,10 @@ use asadb_reservoir::{Config, Error, Result};
 /// Environment variable holding the password when the URL has none
 /// (libpq's name).
 pub const PASSWORD_ENV: &str = "PGPASSWORD";
+/// Plain statements sent in one round trip by default.
+pub const GROUP_STATEMENTS: u64 = 100;
+/// Overrides [`GROUP_STATEMENTS`] for [`PgConfig::new`].
+pub const GROUP_STATEMENTS_ENV: &str = "ASADB_PG_GROUP_STATEMENTS";
 /// The engine-owned schema when none is configured.
 pub const DEFAULT_SCHEMA: &str = "asadb";
 
@@ -43,6 +47,11 @@ pub struct PgConfig {
     /// Whether this process executes jobs (it stands by for the executor
     /// lock); `false` makes it a front-end only.
     pub worker: bool,
+    /// Most groupable statements (`INSERT … VALUES`, `CREATE TABLE`) the executor
+    /// sends together in one round trip (see the worker's groups); 1 sends
+    /// every statement alone. Default [`GROUP_STATEMENTS`], or the
+    /// environment's [`GROUP_STATEMENTS_ENV`] (a tuning knob for benches).
+    pub group_statements: u64,
     /// Limits and sizes shared with the embedded engine. `max_jobs` and
     /// `max_spool_bytes` are this front-end's own caps, applied on top of
     /// the global caps stored in the schema (the effective limit is the
@@ -64,6 +73,11 @@ impl PgConfig {
             poll_interval: Duration::from_secs(2),
             listen: true,
             worker: true,
+            group_statements: std::env::var(GROUP_STATEMENTS_ENV)
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .filter(|n| *n > 0)
+                .unwrap_or(GROUP_STATEMENTS),
             reservoir: Config::default(),
         }
     }

@@ -49,7 +49,10 @@ pub mod upload;
 mod values;
 pub mod worker;
 
-pub use config::{DEFAULT_SCHEMA, PASSWORD_ENV, PgConfig, check_schema, redact};
+pub use config::{
+    DEFAULT_SCHEMA, GROUP_STATEMENTS, GROUP_STATEMENTS_ENV, PASSWORD_ENV, PgConfig, check_schema,
+    redact,
+};
 pub use engine::{Event, PgReservoir};
 pub use jobs::{Capacity, MAX_PAYLOAD, check_payload};
 pub use query::{Page, STATEMENT_TIMEOUT_MS};

@@ -12,10 +12,21 @@
 //! skips `offset` rows through a portal, fetching only the page (plus one
 //! row to know whether another page follows); rows are decoded as in
 //! result pages ([`crate::values`]).
+//!
+//! Pages obey the embedded engine's limits, with its contract: rows are
+//! read from the portal as they arrive (never the whole page at once); a
+//! value (text or bytea) longer than `max_value_bytes` fails the page when
+//! it is on the page's first row (`TooLarge`, a 413) and otherwise ends
+//! the page before it (`ended_early = "max_value_bytes"`, `next_offset` at
+//! that row); a page holds at most `max_page_bytes` of row JSON (rows'
+//! encodings plus a separator each): the row that would pass it ends the
+//! page early (`"max_page_bytes"`) and `next_offset` continues there, or,
+//! alone on its page, is refused (`TooLarge`).
 
 use asadb_reservoir::{Error, Result};
 use asadb_sql::Value;
 use bytes::BytesMut;
+use futures_util::StreamExt;
 use tokio_postgres::error::SqlState;
 use tokio_postgres::types::{Format, IsNull, ToSql, Type, to_sql_checked};
 
@@ -32,6 +43,9 @@ pub struct Page {
     pub rows: Vec<Vec<Value>>,
     /// The offset of the next page, `None` after the last row.
     pub next_offset: Option<u64>,
+    /// Why the page holds fewer rows than asked although more follow:
+    /// `"max_value_bytes"` or `"max_page_bytes"` (see the module docs).
+    pub ended_early: Option<&'static str>,
 }
 
 /// A parameter sent in text format: PostgreSQL parses it as the type the
@@ -127,20 +141,36 @@ pub(crate) async fn read_page(
     let refs: Vec<&(dyn ToSql + Sync)> = bound.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
     let columns: Vec<String> = stmt.columns().iter().map(|c| c.name().to_string()).collect();
     let portal = tx.bind(&stmt, &refs).await.map_err(query_error)?;
+    let empty = |columns| Page { columns, rows: Vec::new(), next_offset: None, ended_early: None };
     let mut skipped = 0u64;
     while skipped < offset {
         let take = (offset - skipped).min(1000) as i32;
-        let n = tx.query_portal(&portal, take).await.map_err(query_error)?.len() as u64;
+        let stream = tx.query_portal_raw(&portal, take).await.map_err(query_error)?;
+        futures_util::pin_mut!(stream);
+        let mut n = 0u64;
+        while let Some(row) = stream.next().await {
+            row.map_err(query_error)?;
+            n += 1;
+        }
         skipped += n;
         if n < take as u64 {
-            return Ok(Page { columns, rows: Vec::new(), next_offset: None });
+            return Ok(empty(columns));
         }
     }
+    let cfg = shared.rcfg();
+    let (max_value, max_page) = (cfg.max_value_bytes, cfg.max_page_bytes);
     let want = i32::try_from(limit.saturating_add(1)).unwrap_or(i32::MAX);
-    let fetched = tx.query_portal(&portal, want).await.map_err(query_error)?;
-    let more = fetched.len() > limit;
-    let mut rows = Vec::with_capacity(fetched.len().min(limit));
-    for row in fetched.iter().take(limit) {
+    let stream = tx.query_portal_raw(&portal, want).await.map_err(query_error)?;
+    futures_util::pin_mut!(stream);
+    let mut rows = Vec::new();
+    let (mut more, mut ended_early) = (false, None);
+    let (mut bytes, mut line) = (0usize, String::new());
+    while let Some(row) = stream.next().await {
+        let row = row.map_err(query_error)?;
+        if rows.len() == limit {
+            more = true;
+            break;
+        }
         let mut values = Vec::with_capacity(row.len());
         for i in 0..row.len() {
             match row.try_get::<_, Cell>(i) {
@@ -155,9 +185,39 @@ pub(crate) async fn read_page(
                 }
             }
         }
+        if let Err(e) = asadb_reservoir::check_value_sizes(&values, max_value) {
+            if rows.is_empty() {
+                return Err(Error::TooLarge(format!("row {offset}: {}", sql_message(e))));
+            }
+            (more, ended_early) = (true, Some("max_value_bytes"));
+            break;
+        }
+        line.clear();
+        asadb_reservoir::row_json(&values, &mut line);
+        if bytes + line.len() > max_page {
+            if rows.is_empty() {
+                return Err(Error::TooLarge(format!(
+                    "row {offset} is {} bytes as JSON, more than the page limit of {max_page} \
+                     bytes (max-page-bytes)",
+                    line.len()
+                )));
+            }
+            (more, ended_early) = (true, Some("max_page_bytes"));
+            break;
+        }
+        bytes += line.len() + 1;
         rows.push(values);
     }
+    drop(stream);
     drop(tx);
     let next_offset = more.then_some(offset + rows.len() as u64);
-    Ok(Page { columns, rows, next_offset })
+    Ok(Page { columns, rows, next_offset, ended_early })
+}
+
+/// The text of an engine error, without its kind's prefix.
+fn sql_message(e: asadb_sql::Error) -> String {
+    match e {
+        asadb_sql::Error::TooLarge(m) => m,
+        other => other.to_string(),
+    }
 }

@@ -9,6 +9,14 @@
 //! result only in the transaction that ends it, so a result that is
 //! visible is complete. Any front-end serves any page with two indexed
 //! reads: the summary, and the one or two page rows the range spans.
+//!
+//! A page served obeys `max_page_bytes` as the embedded engine's does: it
+//! holds at most that many bytes of row JSON (each row's encoding plus a
+//! separator); the row that would pass the limit ends the page early
+//! (`ended_early = "max_page_bytes"`, `next_offset` at that row), and a
+//! row that alone is larger is refused (`TooLarge`). A row whose value is
+//! longer than `max_value_bytes` never reaches a page: it fails its
+//! statement when it is produced (see the worker).
 
 use std::sync::Arc;
 
@@ -50,6 +58,11 @@ impl ResultSink {
             summaries: Vec::new(),
             current: None,
         })
+    }
+
+    /// The longest value a result row may hold.
+    pub fn max_value_bytes(&self) -> usize {
+        self.shared.rcfg().max_value_bytes
     }
 
     /// Starts statement `index`'s rows.
@@ -184,6 +197,7 @@ pub(crate) async fn read_page(
         .map_err(|e| Error::Corrupt(format!("job {id}: a statement summary: {e}")))?;
     let columns = summary.columns.clone().unwrap_or_default();
     let mut rows = Vec::new();
+    let mut ended_early = None;
     if offset < summary.row_count && limit > 0 {
         let want = (limit as u64).min(summary.row_count - offset);
         let (p0, p1) = (offset / stored_rows, (offset + want - 1) / stored_rows);
@@ -194,7 +208,10 @@ pub(crate) async fn read_page(
             .query(&text, &[&(id.0 as i64), &(statement as i64), &(p0 as i64), &(p1 as i64)])
             .await
             .map_err(pg)?;
-        for page in pages {
+        let max_bytes = shared.rcfg().max_page_bytes;
+        let mut bytes = 0usize;
+        let mut expect = offset;
+        'pages: for page in pages {
             let number = page.get::<_, i64>(0) as u64;
             let text: String = page.get(1);
             let parsed: Vec<serde_json::Value> = serde_json::from_str(&text)
@@ -202,12 +219,30 @@ pub(crate) async fn read_page(
             let base = number * stored_rows;
             for (i, r) in parsed.into_iter().enumerate() {
                 let at = base + i as u64;
-                if at >= offset && at < offset + want {
-                    rows.push(r);
+                if at < offset || at >= offset + want {
+                    continue;
                 }
+                if at != expect {
+                    break 'pages;
+                }
+                // The row's length as it is sent (the JSON of the page).
+                let len = serde_json::to_string(&r).map_or(0, |t| t.len());
+                if bytes + len > max_bytes {
+                    if rows.is_empty() {
+                        return Err(Error::TooLarge(format!(
+                            "row {offset} of statement {statement} is {len} bytes, more than the \
+                             page limit of {max_bytes} bytes (max-page-bytes)"
+                        )));
+                    }
+                    ended_early = Some("max_page_bytes");
+                    break 'pages;
+                }
+                bytes += len + 1;
+                rows.push(r);
+                expect += 1;
             }
         }
-        if rows.len() as u64 != want {
+        if ended_early.is_none() && rows.len() as u64 != want {
             return Err(Error::Corrupt(format!(
                 "job {id}: statement {statement} has {} of rows {offset}..{}",
                 rows.len(),
@@ -236,7 +271,6 @@ pub(crate) async fn read_page(
         next_offset,
         statements: count,
         first_statement: first,
-        // Pages are bounded by rows (`result_page_rows`) only here.
-        ended_early: None,
+        ended_early,
     })
 }

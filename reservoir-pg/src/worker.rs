@@ -25,12 +25,35 @@
 //! `COMMIT`. `COPY … FROM stdin` data goes through the copy-in protocol.
 //! Stop-on-error commits the statements before the failing one.
 //!
+//! Round trips: consecutive statements whose work is bounded by their
+//! text (`INSERT … VALUES`, `CREATE TABLE …(…)`: [`classify::groupable`])
+//! go as one *group* — one simple-query
+//! string of up to `group_statements` statements (100 by default) or 1 MiB,
+//! never past the open batch's limits — instead of one round trip each.
+//! In a batch every statement of the group keeps its own savepoint inside
+//! the string; PostgreSQL stops the string at the first error, the
+//! command completions before it say which statement failed, that
+//! statement's savepoint is rolled back and it is reported as a single
+//! statement would be, and the statements after it (never executed) are
+//! queued again (they may form a new group). So a group obeys
+//! exactly the rules of one statement at a time: the same batches and
+//! markers, the same errors on the same statements, the same stop-on-error
+//! and resume points; only live progress moves per group (PostgreSQL
+//! sends a string's completions together at its end). Everything else —
+//! queries, `RETURNING`, `INSERT … SELECT`, `UPDATE`, `DELETE`, other DDL,
+//! `COPY`, savepoint and transaction statements, anything after a failure
+//! inside the script's own transaction — runs one at a time (so a long
+//! statement shows the progress before it and is cancelled alone) (extended protocol, binary
+//! rows). A row whose value is longer than `max_value_bytes` fails its
+//! statement, as in the embedded engine.
+//!
 //! Cancellation is checked between statements and batches; a statement
 //! that runs when it is requested (from any front-end: the notification or
 //! the watcher's re-poll brings it) is stopped with `pg_cancel_backend`.
 //! The open batch is rolled back. A lost connection or a shutdown leaves
 //! the job `interrupted` at its last durable batch.
 
+use std::collections::VecDeque;
 use std::io::Read;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -39,7 +62,7 @@ use std::time::{Duration, Instant};
 use asadb_reservoir::contract::{BATCH_BYTES, BATCH_STATEMENTS};
 use asadb_reservoir::results::StatementSummary;
 use asadb_reservoir::{Error, Job, JobError, JobId, JobState, Progress, Result};
-use asadb_sql::script::{Splitter, SplitterOptions};
+use asadb_sql::script::{Splitter, SplitterOptions, Statement};
 use bytes::Bytes;
 use futures_util::{SinkExt, StreamExt};
 use tokio::sync::{mpsc, watch};
@@ -51,6 +74,10 @@ use crate::error::{is_connection_lost, message, pg};
 use crate::jobs::{self, Ending, JOB_COLUMNS};
 use crate::results::ResultSink;
 use crate::values::Cell;
+
+mod group;
+
+use group::{GroupEnd, gather, groupable, run_group};
 
 /// Longest statement excerpt kept in errors and summaries.
 const EXCERPT: usize = 120;
@@ -766,6 +793,9 @@ async fn execute(
         p.statements_committed = first;
     });
     let stop_on_error = job.stop_on_error;
+    // Statements read ahead (a group's look-ahead, or the unexecuted rest
+    // of a group that failed): they come before the splitter's next.
+    let mut queue: VecDeque<std::result::Result<Statement, asadb_sql::Error>> = VecDeque::new();
     loop {
         if *signals.cancel.borrow() {
             run.rollback(x).await?;
@@ -778,12 +808,20 @@ async fn execute(
             run.rollback(x).await?;
             return Ok(Outcome::Interrupted("the server shut down".into()));
         }
-        let stmt = match splitter.next() {
+        let next = match queue.pop_front() {
+            Some(s) => Some(s),
+            None => match splitter.next() {
+                Some(Err(asadb_sql::Error::Io(e)))
+                    if e.kind() == std::io::ErrorKind::WouldBlock =>
+                {
+                    splitter.reader_mut().fill().await?;
+                    continue;
+                }
+                other => other,
+            },
+        };
+        let mut stmt = match next {
             None => break,
-            Some(Err(asadb_sql::Error::Io(e))) if e.kind() == std::io::ErrorKind::WouldBlock => {
-                splitter.reader_mut().fill().await?;
-                continue;
-            }
             Some(Err(e)) => {
                 run.rollback(x).await?;
                 return Ok(Outcome::Failed(JobError {
@@ -795,12 +833,51 @@ async fn execute(
             }
             Some(Ok(s)) => s,
         };
+        let control = classify::control(&stmt.text);
+        // A run of plain statements goes as one group; its failing
+        // statement (if any) is reported below like a single one.
+        let mut group_failure = None;
+        if control == Control::None && groupable(&stmt) && !run.script_failed {
+            let mut group = vec![stmt];
+            gather(&mut group, &mut queue, &mut splitter, &run).await?;
+            if group.len() == 1 {
+                stmt = group.pop().expect("one statement");
+            } else {
+                if !run.script_txn && !run.batch_open {
+                    run.begin_batch(x).await?;
+                }
+                let r = run_group(x, &mut run, group, first, start_offset, &mut results, signals);
+                match r.await? {
+                    GroupEnd::Done => {
+                        if run.batch_open
+                            && (run.batch_statements >= BATCH_STATEMENTS
+                                || run.batch_bytes >= BATCH_BYTES)
+                        {
+                            run.commit_batch(x).await?;
+                        }
+                        run.maybe_persist().await?;
+                        continue;
+                    }
+                    GroupEnd::Failed { stmt: failed, error, started, rest } => {
+                        for s in rest.into_iter().rev() {
+                            queue.push_front(Ok(s));
+                        }
+                        stmt = failed;
+                        group_failure = Some((error, started));
+                    }
+                }
+            }
+        }
         let index = first + stmt.index;
         let end = start_offset + stmt.end;
         let excerpt: String = stmt.text.chars().take(EXCERPT).collect();
-        let control = classify::control(&stmt.text);
-        let started = Instant::now();
+        let started = group_failure.as_ref().map_or_else(Instant::now, |f| f.1);
         let outcome: std::result::Result<StatementSummary, StmtError> = match control {
+            // The failing statement of a group (its savepoint, in a batch,
+            // is rolled back already).
+            _ if group_failure.is_some() => {
+                Err(group_failure.take().map(|f| f.0).expect("checked above"))
+            }
             Control::Begin if !run.script_txn => {
                 run.commit_batch(x).await?;
                 match x.client.batch_execute(&stmt.text).await {
@@ -1032,6 +1109,7 @@ async fn statement_body(
     futures_util::pin_mut!(stream);
     results.begin_statement(index);
     let mut columns: Option<Vec<String>> = None;
+    let max_value = results.max_value_bytes();
     let mut line = String::new();
     let mut values = Vec::new();
     while let Some(row) = stream.next().await {
@@ -1053,6 +1131,10 @@ async fn statement_body(
                 }
             }
         }
+        // A value the server would refuse to send fails its statement (as
+        // in the embedded engine).
+        asadb_reservoir::check_value_sizes(&values, max_value)
+            .map_err(|e| StmtError::Sql(e.to_string()))?;
         line.clear();
         asadb_reservoir::row_json(&values, &mut line);
         results.row(std::mem::take(&mut line)).await.map_err(|e| StmtError::Run(e.into()))?;

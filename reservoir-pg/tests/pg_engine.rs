@@ -514,6 +514,139 @@ async fn read_only_queries_page_and_render_every_type() {
     assert_eq!(n.rows[0], vec![Value::Integer(1203)]);
 }
 
+/// `/api/query` pages on PostgreSQL obey the embedded engine's limits
+/// with its contract: a page holds at most `max_page_bytes` of row JSON
+/// (it ends early, says so, and the next offset continues), a row alone
+/// larger than that is refused; a value longer than `max_value_bytes` is
+/// refused on a page's first row and ends a started page before it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn read_only_query_pages_obey_the_byte_limits() {
+    let url = cluster::fresh_database().await;
+    let mut cfg = pg_config(&url, true);
+    cfg.reservoir.max_page_bytes = 1000;
+    cfg.reservoir.max_value_bytes = 300;
+    let e = PgReservoir::open(cfg).await.unwrap();
+    let script = "CREATE TABLE t(a int, b text);\n\
+                  INSERT INTO t SELECT i, repeat('x', 90) FROM generate_series(0, 39) i;\n\
+                  INSERT INTO t VALUES (100, repeat('y', 250)), (101, repeat('z', 400));";
+    let id = run(&e, script).await;
+    assert_eq!(wait_terminal(&e, id).await.state, JobState::Completed);
+    let q = "SELECT a, b FROM t WHERE a < 100 ORDER BY a";
+    let (mut offset, mut seen) = (0u64, 0i64);
+    loop {
+        let p = e.read_page(q, &[], offset, 500).await.unwrap();
+        assert!(!p.rows.is_empty() && p.rows.len() <= 10, "{} rows", p.rows.len());
+        assert_eq!(p.rows[0][0], Value::Integer(seen));
+        let mut bytes = 0;
+        for r in &p.rows {
+            let mut line = String::new();
+            asadb_reservoir::row_json(r, &mut line);
+            bytes += line.len() + 1;
+        }
+        assert!(bytes <= 1000, "{bytes} bytes");
+        seen += p.rows.len() as i64;
+        match p.next_offset {
+            Some(n) => {
+                assert_eq!(p.ended_early, Some("max_page_bytes"));
+                assert_eq!(n, seen as u64);
+                offset = n;
+            }
+            None => {
+                assert_eq!(p.ended_early, None);
+                break;
+            }
+        }
+    }
+    assert_eq!(seen, 40);
+    // The row limit is not an early end.
+    let p = e.read_page(q, &[], 0, 3).await.unwrap();
+    assert_eq!((p.rows.len(), p.next_offset, p.ended_early), (3, Some(3), None));
+    // One row larger than a page: refused, not cut.
+    let wide = "SELECT b, b, b, b, b FROM t WHERE a = 100";
+    assert!(matches!(e.read_page(wide, &[], 0, 500).await, Err(Error::TooLarge(_))));
+    // A long value: refused on the first row, an early end after others.
+    let long = "SELECT b FROM t WHERE a >= 100 ORDER BY a";
+    let p = e.read_page(long, &[], 0, 500).await.unwrap();
+    assert_eq!((p.rows.len(), p.next_offset, p.ended_early), (1, Some(1), Some("max_value_bytes")));
+    let err = e.read_page(long, &[], 1, 500).await.unwrap_err();
+    assert!(matches!(&err, Error::TooLarge(m) if m.contains("max-value-bytes")), "{err}");
+}
+
+/// Plain statements run in groups (one round trip each): a statement that
+/// fails inside a group is rolled back alone and named, the ones before
+/// it keep their effects, the ones after it run; rows affected are each
+/// statement's own; with stop-on-error the statements before the failing
+/// one are committed; inside the script's own transaction a failure
+/// aborts the transaction as PostgreSQL does.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn statement_groups_keep_per_statement_rules() {
+    let url = cluster::fresh_database().await;
+    let e = open(&url, true).await;
+    let db = cluster::connect(&url).await;
+    let mut script = String::from("CREATE TABLE t(a int PRIMARY KEY) -- trailing comment\n;\n");
+    for i in 0..30 {
+        script.push_str(&format!("INSERT INTO t VALUES ({i});\n"));
+    }
+    script.push_str("INSERT INTO t VALUES (7);\n"); // 31 fails
+    script.push_str("INSERT INTO t VALUES (30), (31);\n"); // 32
+    script.push_str("UPDATE t SET a = a + 100 WHERE a < 5;\n"); // 33: 5 rows
+    script.push_str("SELECT count(*) FROM t;\n"); // 34
+    script.push_str("DELETE FROM t WHERE a >= 100;\n"); // 35: 5 rows
+    let mut body = script.as_bytes();
+    let o = SubmitOptions { stop_on_error: Some(false), ..SubmitOptions::default() };
+    let id = submit(&e, o, &mut body).await.unwrap().job.id;
+    let job = wait_terminal(&e, id).await;
+    assert_eq!(job.state, JobState::Completed, "{:?}", job.error);
+    assert_eq!(job.progress.errors, 1);
+    assert_eq!(job.statement_errors[0].statement, Some(31));
+    assert!(
+        job.statement_errors[0].message.contains("duplicate key"),
+        "{:?}",
+        job.statement_errors
+    );
+    assert_eq!(job.progress.statements_done, 36);
+    assert_eq!(job.progress.rows_affected, 30 + 2 + 5 + 5);
+    let n: i64 = db.query_one("SELECT count(*) FROM t", &[]).await.unwrap().get(0);
+    assert_eq!(n, 27);
+    assert_eq!(e.result(id, 33, 0, 1).await.unwrap().statement.rows_affected, 5);
+    assert_eq!(e.result(id, 32, 0, 1).await.unwrap().statement.rows_affected, 2);
+    let count = e.result(id, 34, 0, 1).await.unwrap();
+    assert_eq!(count.rows, vec![serde_json::json!([32])]);
+    // Stop-on-error inside a group: what came before is committed.
+    let mut script = String::from("CREATE TABLE s(a int PRIMARY KEY);\n");
+    for i in [1, 2, 3, 2, 4, 5] {
+        script.push_str(&format!("INSERT INTO s VALUES ({i});\n"));
+    }
+    let id = run(&e, &script).await;
+    let job = wait_terminal(&e, id).await;
+    assert_eq!(job.state, JobState::Failed);
+    assert_eq!(job.error.as_ref().unwrap().statement, Some(4));
+    assert_eq!(job.progress.statements_committed, 4);
+    let n: i64 = db.query_one("SELECT count(*) FROM s", &[]).await.unwrap().get(0);
+    assert_eq!(n, 3);
+    // Inside the script's own transaction: the failure aborts it; every
+    // later statement of it fails, its COMMIT rolls it back.
+    let script = "CREATE TABLE u(a int PRIMARY KEY);\n\
+                  BEGIN; INSERT INTO u VALUES (1); INSERT INTO u VALUES (1); \
+                  INSERT INTO u VALUES (2); COMMIT;\n\
+                  INSERT INTO u VALUES (9);";
+    let mut body = script.as_bytes();
+    let o = SubmitOptions { stop_on_error: Some(false), ..SubmitOptions::default() };
+    let id = submit(&e, o, &mut body).await.unwrap().job.id;
+    let job = wait_terminal(&e, id).await;
+    assert_eq!(job.state, JobState::Completed, "{:?}", job.error);
+    let failed: Vec<_> = job.statement_errors.iter().map(|e| e.statement).collect();
+    assert_eq!(failed, vec![Some(3), Some(4), Some(5)], "{:?}", job.statement_errors);
+    let rows: Vec<i32> = db
+        .query("SELECT a FROM u ORDER BY a", &[])
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    assert_eq!(rows, vec![9]);
+}
+
 /// TLS when the URL asks for it: every connection of the engine (pool,
 /// listener, executor) is encrypted; with the server's CA the certificate
 /// and host are verified, and a wrong CA is refused.

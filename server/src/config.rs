@@ -300,6 +300,9 @@ impl ServeArgs {
             limits.query_timeout = Duration::from_secs(positive("query-timeout-seconds", n)?);
         }
         cfg.max_value_bytes = limits.max_value_bytes;
+        // Result pages obey the same per-page limit as /api/query (on
+        // either engine: the PostgreSQL backend gets this config below).
+        cfg.max_page_bytes = limits.max_page_bytes;
         let dirs =
             if self.allow_file_dir.is_empty() { file.allow_file_dir } else { self.allow_file_dir };
         let allow_file_dirs = dirs

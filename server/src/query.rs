@@ -176,7 +176,7 @@ pub async fn run_pg(
     metrics.observe_query(started.elapsed());
     let page = page?;
     let rows = page.rows.iter().map(|r| r.as_slice());
-    Ok(page_response(&page.columns, rows, req.offset, page.next_offset))
+    Ok(page_response(&page.columns, rows, req.offset, page.next_offset, page.ended_early))
 }
 
 /// The answer's JSON, built by hand so every value is encoded like
@@ -186,6 +186,7 @@ fn page_response<'a>(
     rows: impl ExactSizeIterator<Item = &'a [Value]>,
     offset: u64,
     next_offset: Option<u64>,
+    ended_early: Option<&str>,
 ) -> Response {
     let mut out = String::with_capacity(256 + rows.len() * 32);
     out.push_str("{\"columns\":");
@@ -200,6 +201,11 @@ fn page_response<'a>(
     out.push_str(&format!("],\"offset\":{offset},\"next_offset\":"));
     match next_offset {
         Some(n) => out.push_str(&n.to_string()),
+        None => out.push_str("null"),
+    }
+    out.push_str(",\"ended_early\":");
+    match ended_early {
+        Some(why) => out.push_str(&format!("\"{why}\"")),
         None => out.push_str("null"),
     }
     out.push('}');

@@ -185,6 +185,58 @@ fn any_front_end_serves_any_job() {
     assert_eq!(sa["reserved_bytes"], 0);
 }
 
+/// `--max-page-bytes` and `--max-value-bytes` bound the PostgreSQL
+/// backend's result pages and `/api/query` pages as they do the embedded
+/// engine's: the page ends early and says so, the next offset continues, a
+/// row larger than a page is a 413.
+#[test]
+fn pages_obey_the_byte_limits_on_the_backend() {
+    let url = database();
+    let dir = tempfile::tempdir().unwrap();
+    let limits = ["--max-page-bytes", "1000", "--max-value-bytes", "300"];
+    let a = front_end(dir.path(), "a", &url, &limits);
+    let script = "CREATE TABLE t(a int, b text);\n\
+                  INSERT INTO t SELECT i, repeat('x', 90) FROM generate_series(0, 39) i;\n\
+                  SELECT a, b FROM t ORDER BY a;\n";
+    let id = submit(&a, script);
+    let j = wait(&a, id, Duration::from_secs(60), "completed", terminal);
+    assert_eq!(j["state"], "completed", "{j}");
+    let mut offset = 0u64;
+    let mut seen = 0u64;
+    loop {
+        let path = format!("/api/reservoir/result?id={id}&statement=2&offset={offset}");
+        let (status, page) = call(&a, "GET", &path, &[], b"");
+        assert_eq!(status, 200, "{page}");
+        let n = page["rows"].as_array().unwrap().len() as u64;
+        assert!((1..=10).contains(&n), "{page}");
+        assert_eq!(page["rows"][0][0], serde_json::json!(seen));
+        seen += n;
+        match page["next_offset"].as_u64() {
+            Some(next) => {
+                assert_eq!(page["ended_early"], "max_page_bytes", "{page}");
+                offset = next;
+            }
+            None => break,
+        }
+    }
+    assert_eq!(seen, 40);
+    let query = |sql: &str, offset: u64| {
+        let body = serde_json::json!({"sql": sql, "offset": offset}).to_string();
+        call(&a, "POST", "/api/query", &[("Content-Type", "application/json")], body.as_bytes())
+    };
+    let (status, page) = query("SELECT a, b FROM t ORDER BY a", 0);
+    assert_eq!(status, 200, "{page}");
+    assert_eq!(page["ended_early"], "max_page_bytes", "{page}");
+    assert_eq!(page["next_offset"], serde_json::json!(page["rows"].as_array().unwrap().len()));
+    let (status, page) = query("SELECT a FROM t ORDER BY a", 0);
+    assert_eq!(status, 200, "{page}");
+    assert_eq!((page["rows"].as_array().unwrap().len(), &page["ended_early"]), (40, &Value::Null));
+    let (status, page) = query("SELECT b, b, b, b, b, b, b, b, b, b, b FROM t", 0);
+    assert_eq!(status, 413, "{page}");
+    let (status, page) = query("SELECT repeat('y', 400)", 0);
+    assert_eq!(status, 413, "{page}");
+}
+
 #[test]
 fn a_killed_executor_is_interrupted_and_resumed_through_a_third_front_end() {
     const ROWS: u64 = 60_000;

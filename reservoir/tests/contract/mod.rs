@@ -102,6 +102,7 @@ macro_rules! all_contract_cases {
             unsupported_format_is_refused_clearly,
             retention_removes_terminal_jobs_only,
             script_runs_to_completion_with_result_pages,
+            result_pages_obey_the_byte_limits,
             stop_on_error_commits_what_came_before,
             errors_recorded_when_not_stopping,
             scripts_own_transaction_is_one_unit,
@@ -544,6 +545,66 @@ pub async fn script_runs_to_completion_with_result_pages(h: &mut dyn Harness) {
     let none = sub(&*e, opts(), b"SELECT 1;").await.unwrap().id;
     let _ = e.cancel(none).await;
     assert!(matches!(e.result(none, 0, 0, 1).await, Err(Error::InvalidState(_))));
+}
+
+/// Result pages obey `max_page_bytes` (a page ends early and says so, the
+/// next offset continues; a row alone larger than the limit is refused)
+/// and `max_value_bytes` (a row holding a longer value fails its
+/// statement).
+pub async fn result_pages_obey_the_byte_limits(h: &mut dyn Harness) {
+    let cfg = Config { max_page_bytes: 1000, max_value_bytes: 300, ..Config::default() };
+    let e = h.fresh(cfg, true).await;
+    let x = |n: usize| "x".repeat(n);
+    let mut script = String::from("CREATE TABLE t(a INTEGER, b TEXT);\n");
+    for i in 0..40 {
+        script.push_str(&format!("INSERT INTO t VALUES ({i}, '{}');\n", x(90)));
+    }
+    script.push_str("SELECT a, b FROM t ORDER BY a;\n"); // 41
+    script.push_str("CREATE TABLE w(c TEXT);\n");
+    script.push_str(&format!("INSERT INTO w VALUES ('{}');\n", x(250)));
+    script.push_str("SELECT c, c, c, c, c FROM w;\n"); // 44: one 1266-byte row
+    script.push_str(&format!("INSERT INTO w VALUES ('{}');\n", x(400)));
+    script.push_str("SELECT c FROM w ORDER BY length(c);\n"); // 46: a 400-byte value
+    script.push_str("SELECT count(*) FROM w;\n"); // 47
+    let id = submit_script(&*e, &script, false).await;
+    let job = wait_terminal(&*e, id).await;
+    assert_eq!(job.state, JobState::Completed, "{:?}", job.error);
+    assert_eq!(job.progress.errors, 1, "{:?}", job.statement_errors);
+    // Rows of about 96 bytes: 1000 bytes hold 10 of them.
+    let (mut offset, mut seen, mut pages) = (0u64, 0u64, 0);
+    loop {
+        let p = e.result(id, 41, offset, 250).await.unwrap();
+        assert!(!p.rows.is_empty() && p.rows.len() <= 10, "{} rows", p.rows.len());
+        assert_eq!(p.rows[0], serde_json::json!([seen, x(90)]));
+        let bytes: usize = p.rows.iter().map(|r| r.to_string().len() + 1).sum();
+        assert!(bytes <= 1000, "{bytes} bytes");
+        seen += p.rows.len() as u64;
+        pages += 1;
+        match p.next_offset {
+            Some(n) => {
+                assert_eq!(p.ended_early, Some("max_page_bytes"));
+                assert_eq!(n, seen);
+                offset = n;
+            }
+            None => {
+                assert_eq!(p.ended_early, None);
+                break;
+            }
+        }
+    }
+    assert_eq!((seen, pages), (40, 4));
+    // A short page ends on its row limit, not early.
+    let p = e.result(id, 41, 5, 3).await.unwrap();
+    assert_eq!((p.rows.len(), p.next_offset, p.ended_early), (3, Some(8), None));
+    // One row larger than a page is refused, not cut.
+    assert!(matches!(e.result(id, 44, 0, 250).await, Err(Error::TooLarge(_))));
+    // A value past max_value_bytes failed its statement.
+    let failed = e.result(id, 46, 0, 10).await.unwrap();
+    let err = failed.statement.error.expect("statement 46 failed");
+    assert!(err.message.contains("max-value-bytes"), "{}", err.message);
+    assert_eq!(job.statement_errors[0].statement, Some(46));
+    let count = e.result(id, 47, 0, 10).await.unwrap();
+    assert_eq!(count.rows, vec![serde_json::json!([2])]);
 }
 
 /// With stop-on-error the statements before the failing one are
