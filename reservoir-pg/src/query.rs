@@ -208,7 +208,6 @@ pub(crate) async fn read_page(
         bytes += line.len() + 1;
         rows.push(values);
     }
-    drop(stream);
     drop(tx);
     let next_offset = more.then_some(offset + rows.len() as u64);
     Ok(Page { columns, rows, next_offset, ended_early })
