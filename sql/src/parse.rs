@@ -32,7 +32,7 @@ use sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer};
 use crate::{Error, Result};
 
 mod statements;
-pub use statements::{trigger_if_not_exists, upsert_clauses};
+pub use statements::{query_of, trigger_if_not_exists, upsert_clauses};
 
 /// Parses every statement of `sql` with SQLite's grammar.
 pub fn parse_sql(sql: &str) -> Result<Vec<ast::Statement>> {

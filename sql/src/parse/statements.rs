@@ -343,9 +343,14 @@ fn parse_with_replace(parser: &mut Parser) -> Result<Statement, ParserError> {
     };
     let tok = parser.peek_token();
     let body = parse_insert(parser, tok)?;
-    Ok(Statement::Query(Box::new(ast::Query {
-        with: Some(with),
-        body: Box::new(ast::SetExpr::Insert(body)),
+    Ok(Statement::Query(Box::new(query_of(Some(with), ast::SetExpr::Insert(body)))))
+}
+
+/// A query of `body` alone (with `with`), every other clause absent.
+pub fn query_of(with: Option<ast::With>, body: ast::SetExpr) -> ast::Query {
+    ast::Query {
+        with,
+        body: Box::new(body),
         order_by: None,
         limit_clause: None,
         fetch: None,
@@ -354,7 +359,7 @@ fn parse_with_replace(parser: &mut Parser) -> Result<Statement, ParserError> {
         settings: None,
         format_clause: None,
         pipe_operators: Vec::new(),
-    })))
+    }
 }
 
 /// `INSERT`/`REPLACE` after its first token: `sqlparser`'s INSERT, then
@@ -386,18 +391,10 @@ fn parse_insert(
         holder.source = None;
         holder.partitioned = None;
         holder.on = Some(ast::OnInsert::OnConflict(clause));
-        extra.push(ast::Expr::Subquery(Box::new(ast::Query {
-            with: None,
-            body: Box::new(ast::SetExpr::Insert(Statement::Insert(holder))),
-            order_by: None,
-            limit_clause: None,
-            fetch: None,
-            locks: Vec::new(),
-            for_clause: None,
-            settings: None,
-            format_clause: None,
-            pipe_operators: Vec::new(),
-        })));
+        extra.push(ast::Expr::Subquery(Box::new(query_of(
+            None,
+            ast::SetExpr::Insert(Statement::Insert(holder)),
+        ))));
     }
     if !extra.is_empty() {
         ins.partitioned = Some(extra);

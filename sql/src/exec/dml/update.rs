@@ -334,17 +334,6 @@ fn joined(
         value_table_mode: None,
         flavor: ast::SelectFlavor::Standard,
     };
-    let q = ast::Query {
-        with: None,
-        body: Box::new(ast::SetExpr::Select(Box::new(select))),
-        order_by: None,
-        limit_clause: None,
-        fetch: None,
-        locks: Vec::new(),
-        for_clause: None,
-        settings: None,
-        format_clause: None,
-        pipe_operators: Vec::new(),
-    };
+    let q = crate::parse::query_of(None, ast::SetExpr::Select(Box::new(select)));
     Ok(plan_query(b, &q)?.node)
 }
