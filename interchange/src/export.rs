@@ -7,8 +7,9 @@
 //! - CSV (RFC 4180, `\r\n`-free: rows end with `\n`): NULL is an empty
 //!   unquoted field, the empty string is `""` (what our CSV import, psql
 //!   and DuckDB read back as NULL and ''); a field is quoted when it is
-//!   empty text or contains the delimiter, a quote, CR or LF, or starts or
-//!   ends with a space; reals are written so they read back as the same
+//!   empty text or contains the delimiter, a quote, CR or LF, starts with
+//!   `'` (which a sniffer could take for the quote), or starts or ends
+//!   with a space; reals are written so they read back as the same
 //!   double and as REAL (`0.1`, `1.0e+20`); blobs are `\x` and hex (CSV
 //!   has no binary type). The header line names the columns.
 //!   One-column rows are the exception, because a row of one NULL would
@@ -209,7 +210,7 @@ pub fn delimited(row: &[Value], d: char, out: &mut String) {
 fn field(s: &str, d: char, one_column: bool, out: &mut String) {
     let needs = s.is_empty()
         || s.contains([d, '"', '\r', '\n'])
-        || s.starts_with(' ')
+        || s.starts_with([' ', '\''])
         || s.ends_with(' ')
         || (one_column && s.contains([',', ';', '\t', '|', ':', '^', '~', '#', '\'']));
     if !needs {

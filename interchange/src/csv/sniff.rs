@@ -8,15 +8,26 @@
 //! is the most frequent count, larger on ties; "consistent" records have
 //! `C` fields):
 //! 1. a candidate that leaves a quote open at the end of the file is out;
-//! 2. candidates with `C ≥ 2` whose consistent records are at least half
+//! 2. for each delimiter, a *clean* quote candidate — no anomalies (text
+//!    after a closing quote) and no *stray quotes* (unquoted fields that
+//!    begin with `"` or `'`, a quoted field read by the wrong quote
+//!    character, or that hold the candidate's own quote, a quoted field
+//!    run on by the wrong escape) — beats one that is not: `c⏎",⏎,"` is one column holding `,⏎,`, not two columns cut
+//!    at the quoted comma (a file with no field that begins with a quote
+//!    character is clean under every candidate); the rules below then
+//!    choose among the delimiters' readings (and among the quotes of one
+//!    delimiter when rule 2 ties);
+//! 3. candidates with `C ≥ 2` whose consistent records are at least half
 //!    of the sample (and at least two, unless the sample is one record)
 //!    are plausible, and beat every implausible one;
-//! 3. in a one-column file where every candidate reads one field per
-//!    record, fewer anomalies, then fewer records win (quoted newlines
-//!    joined, not cut);
-//! 4. then fewer records with another count win (a candidate that cuts
+//! 4. in a one-column file where every candidate reads one field per
+//!    record, fewer anomalies, then fewer stray quotes, then fewer records
+//!    win (quoted newlines joined, not cut);
+//! 5. then fewer records with another count win (a candidate that cuts
 //!    quoted newlines into extra records makes more records, and more
-//!    ragged ones), then more consistent records, then a larger `C`, then fewer
+//!    ragged ones), then fewer stray quotes (`,,",` twice is one record
+//!    with a quoted `,⏎,,`, not two records cut at its quotes), then more
+//!    consistent records, then a larger `C`, then fewer
 //!    quoted fields with text after their closing quote (the wrong escape
 //!    convention), then a quote that was actually used, then the order of
 //!    the candidate lists (`,` `;` tab `|`, then `:` `^` `~` `#`; `"`
@@ -146,6 +157,9 @@ struct Trial {
     syntax: Syntax,
     counts: Vec<usize>,
     anomalies: u32,
+    /// Stray quotes (rule 2): unquoted fields beginning with `"` or `'`
+    /// or holding the candidate's quote.
+    stray: usize,
     quote_used: bool,
     consistent: usize,
     mode: usize,
@@ -353,6 +367,10 @@ fn pick(
     let mut best: Option<Trial> = None;
     let mut order = order_base;
     for &delimiter in delims {
+        // Rule 2 picks the quote for this delimiter; the other rules pick
+        // among delimiters (a field's start, and so a stray quote, depends
+        // on the delimiter).
+        let mut best_quote: Option<Trial> = None;
         for (quote, escape) in quote_candidates(opts) {
             order += 1;
             if quote == Some(delimiter) || matches!(escape, EscapeMode::Char(e) if e == delimiter) {
@@ -360,15 +378,20 @@ fn pick(
             }
             let syntax = Syntax { delimiter, quote, escape, cr_lines };
             let Some(t) = trial(sample, whole, syntax, order)? else { continue };
-            if best.as_ref().is_none_or(|b| better(&t, b)) {
-                best = Some(t);
+            if best_quote.as_ref().is_none_or(|b| better_quote(&t, b)) {
+                best_quote = Some(t);
             }
+        }
+        if let Some(t) = best_quote
+            && best.as_ref().is_none_or(|b| better(&t, b))
+        {
+            best = Some(t);
         }
     }
     Ok(best)
 }
 
-/// Rule 2 of the module docs: at least two fields, and at least half of
+/// Rule 3 of the module docs: at least two fields, and at least half of
 /// the records (and two of them, unless there is only one) have that
 /// count — one record of two fields among one-field records, e.g. `","`
 /// read without quotes under a one-column header, is no dialect.
@@ -376,7 +399,17 @@ fn plausible(t: &Trial) -> bool {
     t.mode >= 2 && t.consistent * 2 >= t.counts.len() && (t.consistent >= 2 || t.counts.len() == 1)
 }
 
-/// `a` beats `b` (see the module docs).
+/// `a` beats `b`, two readings with one delimiter (rule 2, then the
+/// rest).
+fn better_quote(a: &Trial, b: &Trial) -> bool {
+    let clean = |t: &Trial| t.anomalies == 0 && t.stray == 0;
+    if clean(a) != clean(b) {
+        return clean(a);
+    }
+    better(a, b)
+}
+
+/// `a` beats `b` (rules 3–5 of the module docs).
 fn better(a: &Trial, b: &Trial) -> bool {
     if plausible(a) != plausible(b) {
         return plausible(a);
@@ -387,11 +420,12 @@ fn better(a: &Trial, b: &Trial) -> bool {
     // anomalies, then fewer records (quoted newlines joined), wins.
     let one_column = |t: &Trial| t.mode == 1 && t.consistent == t.counts.len();
     if one_column(a) && one_column(b) && a.counts.len() != b.counts.len() {
-        return (a.anomalies, a.counts.len()) < (b.anomalies, b.counts.len());
+        return (a.anomalies, a.stray, a.counts.len()) < (b.anomalies, b.stray, b.counts.len());
     }
     let key = |t: &Trial| {
         (
             std::cmp::Reverse(t.counts.len() - t.consistent),
+            std::cmp::Reverse(t.stray),
             t.consistent,
             t.mode,
             std::cmp::Reverse(t.anomalies),
@@ -409,6 +443,7 @@ fn trial(sample: &[u8], whole: bool, syntax: Syntax, order: usize) -> Result<Opt
     let mut counts = Vec::new();
     let mut anomalies = 0;
     let mut quote_used = false;
+    let mut stray = 0;
     let mut ends = Vec::new();
     loop {
         match recs.next_record(&mut rec) {
@@ -423,6 +458,14 @@ fn trial(sample: &[u8], whole: bool, syntax: Syntax, order: usize) -> Result<Opt
         ends.push(rec.end);
         anomalies += rec.anomalies;
         quote_used |= (0..rec.len()).any(|i| rec.quoted(i));
+        stray += (0..rec.len())
+            .filter(|&i| {
+                let f = rec.field(i);
+                !rec.quoted(i)
+                    && (matches!(f.first(), Some(b'"' | b'\''))
+                        || syntax.quote.is_some_and(|q| f.contains(&q)))
+            })
+            .count();
         if counts.len() >= SAMPLE_RECORDS {
             break;
         }
@@ -440,7 +483,7 @@ fn trial(sample: &[u8], whole: bool, syntax: Syntax, order: usize) -> Result<Opt
     }
     let (&mode, &consistent) =
         freq.iter().max_by_key(|(c, n)| (**n, **c)).expect("counts is not empty");
-    Ok(Some(Trial { syntax, counts, anomalies, quote_used, consistent, mode, order }))
+    Ok(Some(Trial { syntax, counts, anomalies, stray, quote_used, consistent, mode, order }))
 }
 
 #[cfg(test)]
@@ -524,7 +567,10 @@ mod tests {
     #[test]
     fn one_column_files_keep_their_quotes() {
         // A quoted newline, a quoted comma: one column, quoted by `"`.
-        for text in ["c\n\"\n\"\n", "c\n\",\"\n", "c\n\"a\nb\"\nx\n"] {
+        // `'` joins the middle lines into fewer records, but leaves `"`
+        // at the start of unquoted fields: `"` is the quote.
+        let stray = "c\n\"\n'\"\n\"\"\n\"\"\n\"'\n\"\n";
+        for text in ["c\n\"\n\"\n", "c\n\",\"\n", "c\n\"a\nb\"\nx\n", stray] {
             let d = s(text);
             assert_eq!((d.columns, d.syntax.quote), (1, Some(b'"')), "{text:?}");
         }
