@@ -161,7 +161,7 @@ impl Engine {
         }
     }
 
-    fn begin(&self, write: bool) -> Result<Box<dyn Txn>> {
+    pub(crate) fn begin(&self, write: bool) -> Result<Box<dyn Txn>> {
         match &self.backend {
             Backend::Mem(m) => Ok(Box::new(m.begin(write)?)),
             Backend::Db(db) => Ok(Box::new(BtreeStore::new(if write {

@@ -8,11 +8,13 @@
 //! with it.
 //!
 //! `VACUUM INTO 'file'` copies a read snapshot (a consistent online copy:
-//! writers go on meanwhile) into a new database at `file` in one write
-//! transaction there, then closes it (checkpointed). A crash or a full
-//! disk before that commit leaves an output with no commit, which opens
-//! as an empty database; the source is only read. An existing non-empty
-//! `file` is refused (`output file already exists`), as SQLite does.
+//! writers go on meanwhile) into a new database in one write transaction,
+//! written to a temporary file beside `file`, closed (checkpointed and
+//! synced) and renamed onto `file`: an error (a full disk) or a crash
+//! never leaves a partial `file` — an error removes the temporary file, a
+//! crash may leave a `.<name>.vacuum-*` file behind, never `file` itself.
+//! The source is only read. An existing non-empty `file` is refused
+//! (`output file already exists`), as SQLite does.
 //!
 //! `VACUUM` (SQLite's method): holding the write lock, copy into a scratch
 //! database in a temporary directory, then, in one write transaction of
@@ -118,18 +120,58 @@ fn copy_entries(src: &dyn RowStore, ix: &IndexDef, dst: &dyn RowStore, root: u32
 
 /// `VACUUM INTO path` from the snapshot `src`.
 pub fn vacuum_into(src: &dyn RowStore, path: &Path) -> Result<()> {
+    vacuum_into_with(src, path, |p| Ok(Db::open(p, Options::default())?))
+}
+
+/// [`vacuum_into`] with the output opened by `open` (the fault tests wrap
+/// its files). The copy is written to a temporary file beside `path`
+/// (`.<name>.vacuum-<pid>-<n>`), closed (checkpointed, synced), renamed
+/// onto `path` and the directory synced: `path` appears whole or not at
+/// all, and every failure removes the temporary file and its log.
+fn vacuum_into_with(
+    src: &dyn RowStore,
+    path: &Path,
+    open: impl FnOnce(&Path) -> Result<Db>,
+) -> Result<()> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
     if std::fs::metadata(path).is_ok_and(|m| m.len() > 0) {
         return Err(Error::InvalidInput("output file already exists".into()));
     }
-    let out = Db::open(path, Options::default())?;
+    let name = path
+        .file_name()
+        .ok_or_else(|| Error::InvalidInput(format!("not a file name: {}", path.display())))?;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(name);
+    tmp_name.push(format!(".vacuum-{}-{n}", std::process::id()));
+    let tmp = dir.join(tmp_name);
+    let mut tmp_wal = tmp.clone().into_os_string();
+    tmp_wal.push("-wal");
+    let tmp_wal = std::path::PathBuf::from(tmp_wal);
     let run = || -> Result<()> {
+        let out = open(&tmp)?;
         let dst = BtreeStore::new(Tx::Write(out.begin_write()?));
         copy_database(src, &dst)?;
         dst.commit()?;
         out.close()?;
+        drop(out);
+        // Checkpointed and closed: the log holds nothing the file lacks.
+        std::fs::remove_file(&tmp_wal)?;
+        std::fs::rename(&tmp, path)?;
+        std::fs::File::open(dir)?.sync_all()?;
         Ok(())
     };
-    run()
+    let result = run();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+        let _ = std::fs::remove_file(&tmp_wal);
+    }
+    result
 }
 
 /// `VACUUM` of `db`. Answers whether the database was rebuilt.
@@ -175,4 +217,82 @@ pub fn vacuum(db: &Db) -> Result<bool> {
     // database as any failed checkpoint does — the VACUUM is committed.
     let _ = db.checkpoint();
     Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use asadb_pager::{Fault, FaultPlan, FaultyIo, FileIo};
+
+    use super::*;
+    use crate::session::{Engine, Outcome, Params};
+
+    /// `VACUUM INTO` failing at any IO call of its output leaves no file
+    /// behind: neither `path` nor the temporary copy or its log.
+    #[test]
+    fn a_failed_vacuum_into_leaves_no_file() {
+        let eng = Engine::memory();
+        let mut s = eng.session();
+        for sql in [
+            "CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT)",
+            "CREATE INDEX t_v ON t(v)",
+            "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000) \
+             INSERT INTO t SELECT x, printf('row %d', x) FROM c",
+        ] {
+            s.execute(sql, &Params::None).unwrap();
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("copy.db");
+        let opener = |plan: Arc<FaultPlan>| {
+            move |p: &Path| -> Result<Db> {
+                let mut wal = p.as_os_str().to_owned();
+                wal.push("-wal");
+                let main = Arc::new(FileIo::open(p)?);
+                let wal = Arc::new(FileIo::open(Path::new(&wal))?);
+                let main = Arc::new(FaultyIo::new(main, plan.clone()));
+                let wal = Arc::new(FaultyIo::new(wal, plan));
+                Ok(Db::open_io(main, wal, Options::default())?)
+            }
+        };
+        let counting = Arc::new(FaultPlan::never());
+        let t = eng.begin(false).unwrap();
+        vacuum_into_with(&*t, &path, opener(counting.clone())).unwrap();
+        t.rollback();
+        let calls = counting.calls();
+        assert!(calls > 10, "{calls} IO calls");
+        let listing = || {
+            let mut names: Vec<String> = std::fs::read_dir(dir.path())
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            names.sort();
+            names
+        };
+        assert_eq!(listing(), ["copy.db"]);
+        let copy = Engine::open(&path, Default::default()).unwrap();
+        match copy.session().execute("SELECT count(*) FROM t", &Params::None).unwrap() {
+            Outcome::Rows { rows, .. } => assert_eq!(rows, vec![vec![crate::Value::Integer(3000)]]),
+            o => panic!("{o:?}"),
+        }
+        drop(copy);
+        std::fs::remove_file(&path).unwrap();
+        let _ = std::fs::remove_file(dir.path().join("copy.db-wal"));
+        for k in 1..=calls {
+            for fault in [Fault::Enospc, Fault::Eio] {
+                let plan = Arc::new(FaultPlan::fail_at(k, fault));
+                let t = eng.begin(false).unwrap();
+                let r = vacuum_into_with(&*t, &path, opener(plan.clone()));
+                t.rollback();
+                if r.is_ok() {
+                    // A fault in a call whose failure is harmless (none
+                    // expected): the copy must then be whole.
+                    assert_eq!(plan.failures(), 0, "call {k}: a failed IO call went unnoticed");
+                    std::fs::remove_file(&path).unwrap();
+                    continue;
+                }
+                assert!(listing().is_empty(), "call {k} {fault:?}: left {:?}", listing());
+            }
+        }
+    }
 }

@@ -52,6 +52,10 @@ const QUERIES: &[&str] = &[
     "SELECT id, lag(x, 0) OVER (ORDER BY id), lag(x, -1) OVER (ORDER BY id), lead(x, -2, 'd') OVER (ORDER BY id) FROM t ORDER BY id",
     "SELECT id, lag(x, NULL, 9) OVER (ORDER BY id), lag(x, 1.0) OVER (ORDER BY id), lag(x, 1.5, 'no') OVER (ORDER BY id), lag(x, '1') OVER (ORDER BY id) FROM t ORDER BY id",
     "SELECT id, lag(id, 1, id * 100) OVER (ORDER BY id) FROM t ORDER BY id",
+    // Negative offsets: SQLite's reading order (lag sees one row ahead).
+    "SELECT id, lag(x, -2) OVER (ORDER BY id), lag(x, -3, 'd') OVER (PARTITION BY g ORDER BY id), lag(x, -1, 'e') OVER (PARTITION BY g), lead(x, -3) OVER (PARTITION BY g ORDER BY id) FROM t ORDER BY id",
+    "SELECT id, lag(x, -2) OVER (ORDER BY id), sum(x) OVER (ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING), lag(x, -1) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) FROM t ORDER BY id",
+    "SELECT id, lag(x, id % 3 - 2) OVER (ORDER BY id), lag(x, -9223372036854775808) OVER (ORDER BY id), lead(x, -9223372036854775808, 0) OVER (ORDER BY id) FROM t ORDER BY id",
     // first/last/nth value.
     "SELECT id, first_value(x) OVER (PARTITION BY g ORDER BY id), last_value(x) OVER (PARTITION BY g ORDER BY id) FROM t ORDER BY id",
     "SELECT id, last_value(x) OVER (PARTITION BY g ORDER BY x) FROM t ORDER BY id",

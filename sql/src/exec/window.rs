@@ -15,6 +15,9 @@
 //!   buffered whole before its first row leaves, so its size is known
 //!   (`percent_rank`, `cume_dist`, `ntile`); a look-ahead cursor finds the
 //!   end of the current peer group (`cume_dist`, EXCLUDE GROUP / TIES).
+//!   Negative lag/lead offsets follow SQLite's reading order (its docs
+//!   ask for non-negative ones): `lead(x, -k)` is `lag(x, k)`;
+//!   `lag(x, -1)` is the next row; `lag(x, -k)`, k ≥ 2, is the default.
 //! - `first_value`, `last_value`, `nth_value` and aggregates read the
 //!   frame ([`frame`]): `ROWS` counts rows, `GROUPS` peer groups, `RANGE`
 //!   compares the ORDER BY value with the offset added or subtracted (a
@@ -262,6 +265,15 @@ impl CallState {
                 };
                 let lead = call.func == WinFunc::Lead;
                 let target = off.and_then(|k| {
+                    // SQLite reads a lag row's partition one row ahead of
+                    // the row it returns, and lag(x, k) looks only at rows
+                    // already read: a negative offset reaches the next row
+                    // (-1) and nothing past it (-2 and below: the default).
+                    // lead reads the whole partition, so lead(x, -k) is
+                    // lag(x, k).
+                    if !lead && k < -1 {
+                        return None;
+                    }
                     let t =
                         if lead { (i as i64).checked_add(k) } else { (i as i64).checked_sub(k) }?;
                     (0..n as i64).contains(&t).then_some(t as usize)
