@@ -281,7 +281,9 @@ impl Reservoir {
         }
         remove_unreferenced(&spool_dir, &jobs, |j| j.has_spool, spool_file_name)?;
         remove_unreferenced(&results_dir, &jobs, |j| j.has_result, result_file_name)?;
-        let reserved = jobs.values().map(|e| e.job.reserved_bytes).sum();
+        // Saturating: snapshots are read from disk and may hold any number.
+        let reserved =
+            jobs.values().map(|e| e.job.reserved_bytes).fold(0u64, |a, b| a.saturating_add(b));
         let next_id = replay.next_id.max(1);
         let mut state = State {
             jobs,
@@ -354,11 +356,14 @@ impl Reservoir {
                 cfg.max_jobs
             )));
         }
-        if st.reserved + initial > cfg.max_spool_bytes {
+        if st.reserved.saturating_add(initial) > cfg.max_spool_bytes {
             return Err(Error::CapacityExhausted(format!(
                 "spool is full: {} of {} bytes reserved, this upload needs {initial}",
                 st.reserved, cfg.max_spool_bytes
             )));
+        }
+        if st.next_id == u64::MAX {
+            return Err(Error::CapacityExhausted("job ids are exhausted".into()));
         }
         let id = JobId(st.next_id);
         let now = now_ms();
@@ -614,7 +619,7 @@ impl Reservoir {
             .collect();
         for &id in &expired {
             let entry = st.jobs.remove(&id).expect("listed above");
-            st.reserved -= entry.job.reserved_bytes;
+            st.reserved = st.reserved.saturating_sub(entry.job.reserved_bytes);
             self.inner.remove_files(id);
             self.inner.changes.notify(id, None);
             st.log.append(&Record::Forget(id), false)?;
@@ -791,7 +796,7 @@ impl Inner {
                 if to != JobState::Interrupted {
                     let _ = fs::remove_file(self.spool_path(id));
                 }
-                st.reserved -= released;
+                st.reserved = st.reserved.saturating_sub(released);
                 Ok(())
             }
             Err(e) => {

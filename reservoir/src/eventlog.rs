@@ -128,7 +128,9 @@ impl EventLog {
             let Ok(record) = serde_json::from_slice::<Record>(&payload) else { break };
             match record {
                 Record::Job(job) => {
-                    replay.next_id = replay.next_id.max(job.id.0 + 1);
+                    // Saturating: an id at the end of the range is input, not a
+                    // reason to overflow (admission refuses to go past it).
+                    replay.next_id = replay.next_id.max(job.id.0.saturating_add(1));
                     replay.jobs.insert(job.id, *job);
                 }
                 Record::Forget(id) => {

@@ -45,6 +45,8 @@ pub mod contract;
 mod core;
 mod error;
 pub mod eventlog;
+#[doc(hidden)]
+pub mod fuzz;
 mod import;
 mod job;
 pub mod results;

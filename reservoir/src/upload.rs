@@ -200,7 +200,7 @@ impl Upload {
                 self.done = true;
                 let _ = fs::remove_file(inner.spool_path(self.id));
                 let entry = st.jobs.remove(&self.id).expect("own job");
-                st.reserved -= entry.job.reserved_bytes;
+                st.reserved = st.reserved.saturating_sub(entry.job.reserved_bytes);
                 inner.changes.notify(self.id, None);
                 st.log.append(&crate::eventlog::Record::Forget(self.id), true)?;
                 let same_body = earlier.fingerprint.as_deref() == Some(&fingerprint);

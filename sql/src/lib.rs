@@ -64,6 +64,8 @@ mod error;
 pub mod exec;
 pub mod expr;
 pub mod func;
+#[doc(hidden)]
+pub mod fuzz;
 pub mod integrity;
 pub mod keycode;
 pub mod parse;

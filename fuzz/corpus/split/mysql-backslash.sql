@@ -1,0 +1,2 @@
+INSERT INTO t VALUES ('a\'b;c', "d\"e");
+SELECT '\\';

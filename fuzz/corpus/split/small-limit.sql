@@ -1,0 +1,2 @@
+
+SELECT 1; SELECT 'a much longer statement than the limit allows';SELECT 3;

@@ -1,0 +1,5 @@
+WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 50) SELECT sum(x) FROM c;
+CREATE TABLE t(a, b);
+CREATE TRIGGER tr AFTER INSERT ON t BEGIN UPDATE t SET b = CASE WHEN new.a > 1 THEN 'big' ELSE 'small' END WHERE rowid = new.rowid; END;
+INSERT INTO t(a) VALUES (1), (2);
+SELECT json_group_array(b) FROM t;

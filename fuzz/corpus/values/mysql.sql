@@ -1,0 +1,1 @@
+INSERT INTO `t` VALUES ('a\'b', 'c\\d', "e\"f", '\n\t\0')
