@@ -112,8 +112,11 @@ impl FaultPlan {
         self.failures.load(Ordering::SeqCst)
     }
 
-    /// Numbers the next mutating call and decides whether it fails.
-    fn next_call(&self) -> Option<Fault> {
+    /// Numbers the next mutating call and decides whether it fails. Public
+    /// so that doubles of other seams (the Reservoir's `FaultyFiles`) count
+    /// their own mutating calls — create, rename, directory fsync — in the
+    /// same sequence.
+    pub fn next_call(&self) -> Option<Fault> {
         let index = self.calls.fetch_add(1, Ordering::SeqCst);
         let (n, fault) = self.fail_at?;
         if self.healed.load(Ordering::SeqCst) {

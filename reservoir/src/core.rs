@@ -11,7 +11,6 @@
 //!   fsynced; progress-only snapshots are not).
 
 use std::collections::BTreeMap;
-use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -21,6 +20,7 @@ use parking_lot::{Condvar, Mutex, MutexGuard};
 
 use crate::changes::{Change, Changes};
 use crate::eventlog::{EventLog, Record};
+use crate::files::{Files, Open, OsFiles};
 use crate::job::{Job, JobError, JobId, JobState, Progress, SubmitOptions};
 use crate::results::{self, ResultPage};
 use crate::upload::Upload;
@@ -87,6 +87,8 @@ pub struct Reservoir {
 #[derive(Debug)]
 pub(crate) struct Inner {
     pub(crate) cfg: Config,
+    /// Every file of the Reservoir goes through this seam (module `files`).
+    pub(crate) files: Arc<dyn Files>,
     pub(crate) spool_dir: PathBuf,
     pub(crate) results_dir: PathBuf,
     pub(crate) state: Mutex<State>,
@@ -228,10 +230,18 @@ impl Reservoir {
     /// Opens the Reservoir in `dir` (the `.asa.reservoir` directory),
     /// creating it if needed, and recovers from the last run: queued jobs
     /// stay queued; processing jobs with a complete result become
-    /// completed; receiving, processing or cancelling jobs without one
+    /// completed (failed, if the worker had logged their failure);
+    /// receiving, processing or cancelling jobs without one
     /// become interrupted; files no job references are removed; the
     /// capacity counters are rebuilt from the persisted reservations.
     pub fn open(dir: &Path, cfg: Config) -> Result<Reservoir> {
+        Self::open_on(Arc::new(OsFiles), dir, cfg)
+    }
+
+    /// [`Self::open`] on another file seam: [`crate::files::MemFiles`]
+    /// in memory, [`crate::files::FaultyFiles`] for fault tests. `dir`
+    /// names the Reservoir's directory within `files`.
+    pub fn open_on(files: Arc<dyn Files>, dir: &Path, cfg: Config) -> Result<Reservoir> {
         if cfg.max_jobs == 0 || cfg.receive_chunk == 0 || cfg.result_page_rows == 0 {
             return Err(Error::InvalidInput(
                 "max_jobs, receive_chunk and result_page_rows must be positive".into(),
@@ -239,9 +249,9 @@ impl Reservoir {
         }
         let spool_dir = dir.join("spool");
         let results_dir = dir.join("results");
-        fs::create_dir_all(&spool_dir)?;
-        fs::create_dir_all(&results_dir)?;
-        let (log, replay) = EventLog::open(&dir.join("events.log"))?;
+        files.create_dir_all(&spool_dir)?;
+        files.create_dir_all(&results_dir)?;
+        let (log, replay) = EventLog::open_on(files.clone(), &dir.join("events.log"))?;
         let now = now_ms();
         let mut jobs = BTreeMap::new();
         let mut changed = Vec::new();
@@ -262,8 +272,15 @@ impl Reservoir {
                     });
                 }
                 JobState::Processing | JobState::Cancelling => {
-                    if result_path(&results_dir, id).exists() {
-                        job.state = JobState::Completed;
+                    if files.exists(&result_path(&results_dir, id)) {
+                        // The worker logs a failure (the error, the job
+                        // still processing) before its result goes into
+                        // place: with an error the job failed.
+                        job.state = if job.error.is_some() {
+                            JobState::Failed
+                        } else {
+                            JobState::Completed
+                        };
                         job.has_result = true;
                         job.has_spool = false;
                         job.reserved_bytes = 0;
@@ -279,8 +296,8 @@ impl Reservoir {
             }
             jobs.insert(id, Entry { job, cancel: Arc::new(AtomicBool::new(false)), held: false });
         }
-        remove_unreferenced(&spool_dir, &jobs, |j| j.has_spool, spool_file_name)?;
-        remove_unreferenced(&results_dir, &jobs, |j| j.has_result, result_file_name)?;
+        remove_unreferenced(&*files, &spool_dir, &jobs, |j| j.has_spool, spool_file_name)?;
+        remove_unreferenced(&*files, &results_dir, &jobs, |j| j.has_result, result_file_name)?;
         // Saturating: snapshots are read from disk and may hold any number.
         let reserved =
             jobs.values().map(|e| e.job.reserved_bytes).fold(0u64, |a, b| a.saturating_add(b));
@@ -303,6 +320,7 @@ impl Reservoir {
         drop(changed);
         let inner = Inner {
             cfg,
+            files,
             spool_dir,
             results_dir,
             state: Mutex::new(state),
@@ -388,11 +406,10 @@ impl Reservoir {
             report: None,
         };
         let expected = opts.content_sha256.clone();
-        let file =
-            fs::OpenOptions::new().write(true).create_new(true).open(self.inner.spool_path(id))?;
+        let file = self.inner.files.open(&self.inner.spool_path(id), Open::CreateNew)?;
         if let Err(err) = st.log.append(&Record::Job(Box::new(job.clone())), true) {
             drop(file);
-            let _ = fs::remove_file(self.inner.spool_path(id));
+            let _ = self.inner.files.remove(&self.inner.spool_path(id));
             return Err(err);
         }
         st.next_id += 1;
@@ -595,8 +612,9 @@ impl Reservoir {
             )));
         }
         let max_bytes = self.inner.cfg.max_page_bytes;
+        let path = self.inner.result_path(id);
         let page =
-            results::read_page(&self.inner.result_path(id), statement, offset, limit, max_bytes)?;
+            results::read_page(&*self.inner.files, &path, statement, offset, limit, max_bytes)?;
         if job.state == JobState::Completed {
             let mut st = self.inner.state.lock();
             if st.jobs.get(&id).is_some_and(|e| e.job.state == JobState::Completed) {
@@ -794,19 +812,23 @@ impl Inner {
             Ok(()) => {
                 // The spool goes only once the log says the job is over.
                 if to != JobState::Interrupted {
-                    let _ = fs::remove_file(self.spool_path(id));
+                    let _ = self.files.remove(&self.spool_path(id));
                 }
                 st.reserved = st.reserved.saturating_sub(released);
                 Ok(())
             }
             Err(e) => {
                 // The end could not be logged: the log still holds the job
-                // active, and a restart makes it interrupted. Report that
-                // now — never a terminal state the log does not hold — and
-                // keep its spool and reservation so it can be resumed (or
-                // cancelled, which frees them).
+                // active, and a restart makes a receiving, processing or
+                // cancelling job interrupted. Report that now — never a
+                // terminal state the log does not hold — and keep its spool
+                // and reservation so it can be resumed (or cancelled, which
+                // frees them). A queued job stays queued, as after a
+                // restart: the failed call (a cancel) changed nothing, and
+                // its cancel flag still stops it when it runs.
                 if let Some(entry) = st.jobs.get_mut(&id)
                     && entry.job.state.is_active()
+                    && entry.job.state != JobState::Queued
                 {
                     let job = &mut entry.job;
                     job.state = JobState::Interrupted;
@@ -828,8 +850,8 @@ impl Inner {
     }
 
     fn remove_files(&self, id: JobId) {
-        let _ = fs::remove_file(self.spool_path(id));
-        let _ = fs::remove_file(self.result_path(id));
+        let _ = self.files.remove(&self.spool_path(id));
+        let _ = self.files.remove(&self.result_path(id));
     }
 
     fn maybe_compact(&self, st: &mut MutexGuard<'_, State>) -> Result<()> {
@@ -857,6 +879,7 @@ fn result_path(results_dir: &Path, id: JobId) -> PathBuf {
 /// Removes every file of `dir` that is not the file of a job for which
 /// `keeps` holds (temporary files included).
 fn remove_unreferenced(
+    files: &dyn Files,
     dir: &Path,
     jobs: &BTreeMap<JobId, Entry>,
     keeps: impl Fn(&Job) -> bool,
@@ -864,11 +887,9 @@ fn remove_unreferenced(
 ) -> Result<()> {
     let wanted: std::collections::HashSet<String> =
         jobs.values().filter(|e| keeps(&e.job)).map(|e| name(e.job.id)).collect();
-    for entry in fs::read_dir(dir)? {
-        let entry = entry?;
-        let file_name = entry.file_name();
-        if !wanted.contains(file_name.to_string_lossy().as_ref()) {
-            let _ = fs::remove_file(entry.path());
+    for name in files.list(dir)? {
+        if !wanted.contains(&name) {
+            let _ = files.remove(&dir.join(name));
         }
     }
     Ok(())

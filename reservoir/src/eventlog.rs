@@ -29,14 +29,20 @@
 //! then writes; while healing fails every append fails (a full disk stays
 //! `disk_full`). Nothing is acknowledged that is not durable, and the log
 //! recovers by itself once the disk accepts writes again.
+//!
+//! Every file call goes through the Reservoir's file seam
+//! ([`crate::files`]), so the latch is tested under the fault double at
+//! every write, fsync, create and rename.
 
 use std::collections::BTreeMap;
-use std::fs::{self, File, OpenOptions};
-use std::io::{BufReader, Read, Seek, SeekFrom, Write};
+use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
+use asadb_pager::Io;
 use serde::{Deserialize, Serialize};
 
+use crate::files::{Files, IoCursor, Open};
 use crate::{Error, Job, JobId, Result};
 
 /// File magic of the event log.
@@ -70,8 +76,9 @@ pub struct Replay {
 /// The open event log.
 #[derive(Debug)]
 pub struct EventLog {
+    files: Arc<dyn Files>,
     path: PathBuf,
-    file: File,
+    file: Arc<dyn Io>,
     len: u64,
     /// Records in the file; drives compaction.
     records: u64,
@@ -83,18 +90,23 @@ impl EventLog {
     /// Opens (or creates) the log at `path` and returns the latest snapshot
     /// of every job it holds.
     pub fn open(path: &Path) -> Result<(EventLog, Replay)> {
-        let mut file =
-            OpenOptions::new().read(true).write(true).create(true).truncate(false).open(path)?;
-        let file_len = file.metadata()?.len();
+        Self::open_on(Arc::new(crate::files::OsFiles), path)
+    }
+
+    /// [`Self::open`] through another file seam.
+    pub fn open_on(files: Arc<dyn Files>, path: &Path) -> Result<(EventLog, Replay)> {
+        let file = files.open(path, Open::Create)?;
+        let file_len = file.len()?;
         let mut replay = Replay::default();
         let mut records = 0;
         if file_len < MAGIC.len() as u64 {
             // New, or torn while being created: start empty.
             file.set_len(0)?;
-            file.write_all(MAGIC)?;
-            file.sync_all()?;
-            sync_dir(path)?;
+            file.write_at(MAGIC, 0)?;
+            file.sync()?;
+            sync_dir(&*files, path)?;
             let log = EventLog {
+                files,
                 path: path.to_owned(),
                 file,
                 len: MAGIC.len() as u64,
@@ -103,7 +115,7 @@ impl EventLog {
             };
             return Ok((log, replay));
         }
-        let mut reader = BufReader::with_capacity(64 << 10, &mut file);
+        let mut reader = BufReader::with_capacity(64 << 10, IoCursor::new(file.clone()));
         let mut magic = [0u8; 8];
         reader.read_exact(&mut magic)?;
         if &magic != MAGIC {
@@ -145,10 +157,11 @@ impl EventLog {
         if good < file_len {
             // Drop the torn tail so appends extend the valid prefix.
             file.set_len(good)?;
-            file.sync_all()?;
+            file.sync()?;
         }
-        file.seek(SeekFrom::Start(good))?;
-        Ok((EventLog { path: path.to_owned(), file, len: good, records, latched: None }, replay))
+        let log =
+            EventLog { files, path: path.to_owned(), file, len: good, records, latched: None };
+        Ok((log, replay))
     }
 
     /// Appends a record; with `sync`, it is durable when this returns.
@@ -156,10 +169,10 @@ impl EventLog {
     pub fn append(&mut self, record: &Record, sync: bool) -> Result<()> {
         let bytes = encode(record)?;
         self.heal()?;
-        if let Err(e) = self.file.write_all(&bytes) {
+        if let Err(e) = self.file.write_at(&bytes, self.len) {
             return Err(self.latch("a write", e));
         }
-        if sync && let Err(e) = self.file.sync_data() {
+        if sync && let Err(e) = self.file.sync() {
             return Err(self.latch("an fsync", e));
         }
         self.len += bytes.len() as u64;
@@ -170,7 +183,7 @@ impl EventLog {
     /// Makes every appended record durable.
     pub fn sync(&mut self) -> Result<()> {
         self.heal()?;
-        if let Err(e) = self.file.sync_data() {
+        if let Err(e) = self.file.sync() {
             return Err(self.latch("an fsync", e));
         }
         Ok(())
@@ -192,11 +205,10 @@ impl EventLog {
         if self.latched.is_none() {
             return Ok(());
         }
-        let healed = (|| -> std::io::Result<File> {
-            let mut file = OpenOptions::new().read(true).write(true).open(&self.path)?;
+        let healed = (|| -> std::io::Result<Arc<dyn Io>> {
+            let file = self.files.open(&self.path, Open::Existing)?;
             file.set_len(self.len)?;
-            file.seek(SeekFrom::Start(self.len))?;
-            file.sync_data()?;
+            file.sync()?;
             Ok(file)
         })();
         match healed {
@@ -245,18 +257,18 @@ impl EventLog {
         }
         self.heal()?;
         let written = (|| -> std::io::Result<()> {
-            let mut f = File::create(&tmp)?;
-            f.write_all(&out)?;
-            f.sync_all()
+            let f = self.files.open(&tmp, Open::Truncate)?;
+            f.write_at(&out, 0)?;
+            f.sync()
         })();
         if let Err(e) = written {
             // The old log is untouched: nothing to heal, only the
             // temporary file to remove.
-            let _ = fs::remove_file(&tmp);
+            let _ = self.files.remove(&tmp);
             return Err(e.into());
         }
-        if let Err(e) = fs::rename(&tmp, &self.path) {
-            let _ = fs::remove_file(&tmp);
+        if let Err(e) = self.files.rename(&tmp, &self.path) {
+            let _ = self.files.remove(&tmp);
             return Err(e.into());
         }
         // From here on `events.log` is the new file (or, if the directory
@@ -264,15 +276,8 @@ impl EventLog {
         // every live snapshot).
         self.len = out.len() as u64;
         self.records = records;
-        let reopened = sync_dir(&self.path).map_err(|e| match e {
-            Error::Io(e) => e,
-            other => std::io::Error::other(other.to_string()),
-        });
-        let reopened = reopened.and_then(|()| {
-            let mut file = OpenOptions::new().read(true).write(true).open(&self.path)?;
-            file.seek(SeekFrom::Start(self.len))?;
-            Ok(file)
-        });
+        let reopened = sync_dir(&*self.files, &self.path)
+            .and_then(|()| self.files.open(&self.path, Open::Existing));
         match reopened {
             Ok(file) => {
                 self.file = file;
@@ -310,20 +315,26 @@ fn read_full(r: &mut impl Read, buf: &mut [u8]) -> Result<bool> {
 }
 
 /// Fsyncs the directory holding `path`, so a create or rename is durable.
-pub(crate) fn sync_dir(path: &Path) -> Result<()> {
-    if let Some(dir) = path.parent() {
-        File::open(dir)?.sync_all()?;
+pub(crate) fn sync_dir(files: &dyn Files, path: &Path) -> std::io::Result<()> {
+    match path.parent() {
+        Some(dir) => files.sync_dir(dir),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
+    use std::fs::{self, OpenOptions};
+    use std::io::Write;
+
+    use asadb_pager::FileIo;
+
     use super::*;
 
     /// A handle on which every write fails with ENOSPC, like a full disk.
-    fn full_disk() -> File {
-        OpenOptions::new().write(true).open("/dev/full").expect("/dev/full")
+    fn full_disk() -> Arc<dyn Io> {
+        let file = OpenOptions::new().write(true).open("/dev/full").expect("/dev/full");
+        Arc::new(FileIo::from_file(file))
     }
 
     #[test]

@@ -25,7 +25,6 @@
 //! a value over `max_value_bytes` fails as `too_large` before the batch
 //! runs.
 
-use std::fs::File;
 use std::io::{BufReader, Read, Seek, SeekFrom};
 
 use asadb_interchange::{Body, Format, Reader, Report, RowBatch, Spec};
@@ -34,6 +33,7 @@ use asadb_sql::session::{Outcome, Params, Session};
 use asadb_sql::storage::Interrupt;
 
 use crate::core::Reservoir;
+use crate::files::{IoCursor, Open};
 use crate::job::{ImportMeta, ImportMode, JobError, JobId};
 use crate::worker::oversize_value;
 use crate::{Error, Result};
@@ -116,7 +116,7 @@ pub(crate) enum StepError {
 /// The units of one job.
 pub(crate) enum Units {
     Script {
-        splitter: Box<Splitter<BufReader<File>>>,
+        splitter: Box<Splitter<BufReader<IoCursor>>>,
         first: u64,
         start_offset: u64,
         format: Format,
@@ -152,7 +152,8 @@ impl Units {
         };
         let io =
             |e: std::io::Error| job_error("io", format!("reading the spooled body failed: {e}"));
-        let mut file = File::open(res.inner.spool_path(id)).map_err(io)?;
+        let file = res.inner.files.open(&res.inner.spool_path(id), Open::Read).map_err(io)?;
+        let mut file = IoCursor::new(file);
         let format = match meta.format.known() {
             Some(f) => f,
             None => {

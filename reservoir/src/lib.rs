@@ -13,6 +13,11 @@
 //!   CRC-checked; the latest complete record of a job wins (see
 //!   [`eventlog`]).
 //!
+//! Every file operation on these goes through one seam, [`files::Files`]
+//! (real files by default; in memory and a fault double for tests, so the
+//! event log's write latch and the spool and result paths are tested at
+//! every write, fsync, create and rename — `tests/faults.rs`).
+//!
 //! Rules (each one has a test):
 //! - admission (job count ≤ `max_jobs`, reserved bytes ≤
 //!   `max_spool_bytes`) and the first durable snapshot happen atomically
@@ -23,7 +28,8 @@
 //!   non-failed job returns that job; the same key with another body or
 //!   metadata is a `Conflict`;
 //! - after a restart, queued stays queued, processing with a complete
-//!   result becomes completed, receiving/processing/cancelling without one
+//!   result becomes completed (failed, if its failure was logged before
+//!   the result was put in place), receiving/processing/cancelling without one
 //!   become interrupted, and unreferenced files are removed; capacity
 //!   counters are rebuilt from the persisted reservations;
 //! - interrupted jobs are never replayed automatically: only
@@ -45,6 +51,7 @@ pub mod contract;
 mod core;
 mod error;
 pub mod eventlog;
+pub mod files;
 #[doc(hidden)]
 pub mod fuzz;
 mod import;
@@ -55,6 +62,7 @@ mod worker;
 
 pub use crate::changes::Change;
 pub use crate::core::{Advice, Config, Pressure, Reservoir, Stats, Submission, now_ms};
+pub use crate::files::{FaultyFiles, Files, MemFiles, Open, OsFiles};
 pub use contract::{BodyUpload, Embedded, ReservoirEngine};
 pub use error::{Error, Result};
 pub use job::{

@@ -25,11 +25,13 @@
 //! nearest row-index entry at or before `offset`, and skips at most
 //! `INDEX_STEP - 1` lines: the cost is independent of the result's size.
 
-use std::fs::{self, File, OpenOptions};
 use std::io::{BufRead, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
+
+use crate::files::{Files, IoCursor, Open};
 
 use crate::job::JobError;
 use crate::{Error, Result};
@@ -84,19 +86,20 @@ pub struct ResultPage {
 /// Streams a job's result to disk.
 #[derive(Debug)]
 pub struct ResultWriter {
+    files: Arc<dyn Files>,
     final_path: PathBuf,
     tmp_path: PathBuf,
     /// Summaries, row index and statement table, assembled at the end.
     side_paths: [PathBuf; 3],
-    rows: BufWriter<File>,
+    rows: BufWriter<IoCursor>,
     rows_len: u64,
-    summaries: BufWriter<File>,
+    summaries: BufWriter<IoCursor>,
     summaries_len: u64,
     /// Row-index entries: (statement-local) offsets of every INDEX_STEP-th row.
-    index: BufWriter<File>,
+    index: BufWriter<IoCursor>,
     index_len: u64,
     table: Vec<u8>,
-    table_file: BufWriter<File>,
+    table_file: BufWriter<IoCursor>,
     first_statement: u64,
     statements: u64,
     /// The statement being written: its row count, first row offset and
@@ -114,7 +117,7 @@ pub struct ResultWriter {
 impl Drop for ResultWriter {
     fn drop(&mut self) {
         if !self.finished {
-            let _ = fs::remove_file(&self.tmp_path);
+            let _ = self.files.remove(&self.tmp_path);
         }
         self.remove_side_files();
     }
@@ -122,7 +125,12 @@ impl Drop for ResultWriter {
 
 impl ResultWriter {
     /// Starts the result of job file stem `stem` (e.g. `"12"`) in `dir`.
-    pub fn create(dir: &Path, stem: &str, first_statement: u64) -> Result<Self> {
+    pub fn create(
+        files: Arc<dyn Files>,
+        dir: &Path,
+        stem: &str,
+        first_statement: u64,
+    ) -> Result<Self> {
         let final_path = dir.join(format!("{stem}.result"));
         let tmp_path = dir.join(format!("{stem}.result.tmp"));
         let side_paths = [
@@ -130,10 +138,9 @@ impl ResultWriter {
             dir.join(format!("{stem}.idx.tmp")),
             dir.join(format!("{stem}.tbl.tmp")),
         ];
-        let open = |p: &Path| -> Result<BufWriter<File>> {
-            let f =
-                OpenOptions::new().create(true).truncate(true).read(true).write(true).open(p)?;
-            Ok(BufWriter::with_capacity(64 << 10, f))
+        let open = |p: &Path| -> Result<BufWriter<IoCursor>> {
+            let f = files.open(p, Open::Truncate)?;
+            Ok(BufWriter::with_capacity(64 << 10, IoCursor::new(f)))
         };
         let opened = (|| -> Result<_> {
             let mut rows = open(&tmp_path)?;
@@ -144,12 +151,13 @@ impl ResultWriter {
             Ok(files) => files,
             Err(e) => {
                 for p in std::iter::once(&tmp_path).chain(&side_paths) {
-                    let _ = fs::remove_file(p);
+                    let _ = files.remove(p);
                 }
                 return Err(e);
             }
         };
         let w = ResultWriter {
+            files,
             final_path,
             tmp_path,
             side_paths,
@@ -227,7 +235,7 @@ impl ResultWriter {
         let table = self.table_file.get_mut();
         table.seek(SeekFrom::Start(0))?;
         let mut entry = [0u8; ENTRY as usize];
-        let mut reader = BufReader::new(&*table);
+        let mut reader = BufReader::new(table);
         for _ in 0..self.statements {
             reader.read_exact(&mut entry)?;
             let get = |i: usize| u64::from_le_bytes(entry[i * 8..i * 8 + 8].try_into().unwrap());
@@ -242,13 +250,13 @@ impl ResultWriter {
         self.rows.write_all(&self.first_statement.to_le_bytes())?;
         self.rows.write_all(TRAILER_MAGIC)?;
         self.rows.flush()?;
-        self.rows.get_ref().sync_all()?;
-        fs::rename(&self.tmp_path, &self.final_path)?;
+        self.rows.get_ref().io().sync()?;
+        self.files.rename(&self.tmp_path, &self.final_path)?;
         self.finished = true;
-        if let Err(e) = crate::eventlog::sync_dir(&self.final_path) {
+        if let Err(e) = crate::eventlog::sync_dir(&*self.files, &self.final_path) {
             // Not durable: the job will not report it, so it must not stay.
-            let _ = fs::remove_file(&self.final_path);
-            return Err(e);
+            let _ = self.files.remove(&self.final_path);
+            return Err(e.into());
         }
         Ok(())
     }
@@ -260,12 +268,12 @@ impl ResultWriter {
 
     fn remove_side_files(&self) {
         for p in &self.side_paths {
-            let _ = fs::remove_file(p);
+            let _ = self.files.remove(p);
         }
     }
 }
 
-fn append_side(out: &mut BufWriter<File>, side: &mut BufWriter<File>) -> Result<()> {
+fn append_side(out: &mut BufWriter<IoCursor>, side: &mut BufWriter<IoCursor>) -> Result<()> {
     side.flush()?;
     let f = side.get_mut();
     f.seek(SeekFrom::Start(0))?;
@@ -277,14 +285,15 @@ fn append_side(out: &mut BufWriter<File>, side: &mut BufWriter<File>) -> Result<
 /// file, at most `max_bytes` bytes of them (a first row longer than that is
 /// `TooLarge`). Memory and IO are bounded by the page, not the file.
 pub fn read_page(
+    files: &dyn Files,
     path: &Path,
     statement: u64,
     offset: u64,
     limit: usize,
     max_bytes: usize,
 ) -> Result<ResultPage> {
-    let mut f = File::open(path)?;
-    let len = f.metadata()?.len();
+    let mut f = IoCursor::new(files.open(path, Open::Read)?);
+    let len = f.io().len()?;
     let bad = |what: &str| Error::Corrupt(format!("result file {}: {what}", path.display()));
     if len < MAGIC.len() as u64 + TRAILER {
         return Err(bad("too short"));
@@ -376,7 +385,24 @@ pub fn read_page(
 
 #[cfg(test)]
 mod tests {
+    use std::fs;
+
     use super::*;
+    use crate::files::OsFiles;
+
+    fn create(dir: &Path, stem: &str, first_statement: u64) -> Result<ResultWriter> {
+        ResultWriter::create(Arc::new(OsFiles), dir, stem, first_statement)
+    }
+
+    fn read_page(
+        path: &Path,
+        statement: u64,
+        offset: u64,
+        limit: usize,
+        max_bytes: usize,
+    ) -> Result<ResultPage> {
+        super::read_page(&OsFiles, path, statement, offset, limit, max_bytes)
+    }
 
     fn summary(i: u64, columns: Option<Vec<String>>) -> StatementSummary {
         StatementSummary {
@@ -406,24 +432,24 @@ mod tests {
             v
         };
         // Dropped mid-statement (an error of the job, a failed write).
-        let mut w = ResultWriter::create(dir.path(), "4", 0).unwrap();
+        let mut w = create(dir.path(), "4", 0).unwrap();
         w.begin_statement();
         w.row(&format!("[\"{}\"]", "x".repeat(100_000))).unwrap();
         assert_eq!(names().len(), 4, "{:?}", names());
         drop(w);
         assert!(names().is_empty(), "{:?}", names());
         // Discarded.
-        let w = ResultWriter::create(dir.path(), "5", 0).unwrap();
+        let w = create(dir.path(), "5", 0).unwrap();
         w.discard();
         assert!(names().is_empty(), "{:?}", names());
         // A failed create removes what it had opened: a side file's name
         // taken by a directory makes its open fail.
         fs::create_dir(dir.path().join("6.idx.tmp")).unwrap();
-        assert!(ResultWriter::create(dir.path(), "6", 0).is_err());
+        assert!(create(dir.path(), "6", 0).is_err());
         assert_eq!(names(), vec!["6.idx.tmp".to_string()]);
         fs::remove_dir(dir.path().join("6.idx.tmp")).unwrap();
         // Finished: only the result stays.
-        let mut w = ResultWriter::create(dir.path(), "7", 0).unwrap();
+        let mut w = create(dir.path(), "7", 0).unwrap();
         w.begin_statement();
         w.end_statement(summary(0, None)).unwrap();
         w.finish().unwrap();
@@ -433,7 +459,7 @@ mod tests {
     #[test]
     fn pages_end_early_at_their_byte_limit_and_continue() {
         let dir = tempfile::tempdir().unwrap();
-        let mut w = ResultWriter::create(dir.path(), "3", 0).unwrap();
+        let mut w = create(dir.path(), "3", 0).unwrap();
         w.begin_statement();
         for r in 0..100 {
             w.row(&format!("[{r},\"{}\"]", "x".repeat(90))).unwrap();
@@ -469,7 +495,7 @@ mod tests {
     #[test]
     fn pages_over_many_statements_and_rows() {
         let dir = tempfile::tempdir().unwrap();
-        let mut w = ResultWriter::create(dir.path(), "7", 3).unwrap();
+        let mut w = create(dir.path(), "7", 3).unwrap();
         // Statement 3: no rows; 4: 1000 rows; 5: 1 row; 6: none.
         w.begin_statement();
         w.end_statement(summary(3, None)).unwrap();
@@ -516,7 +542,7 @@ mod tests {
     #[test]
     fn truncated_result_is_corrupt_not_a_panic() {
         let dir = tempfile::tempdir().unwrap();
-        let mut w = ResultWriter::create(dir.path(), "1", 0).unwrap();
+        let mut w = create(dir.path(), "1", 0).unwrap();
         w.begin_statement();
         for r in 0..100 {
             w.row(&format!("[{r}]")).unwrap();

@@ -13,12 +13,11 @@
 //! the upload: its file is closed before the spool file is removed, and
 //! the job goes from `cancelling` to `cancelled` without ever being queued.
 
-use std::fs::{self, File};
-use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use asadb_pager::Io;
 use sha2::{Digest, Sha256};
 
 use crate::core::{Reservoir, Submission};
@@ -31,7 +30,7 @@ use crate::{Error, Result};
 pub struct Upload {
     res: Reservoir,
     id: JobId,
-    file: Option<File>,
+    file: Option<Arc<dyn Io>>,
     buf: Vec<u8>,
     hasher: Sha256,
     /// Bytes written to the spool file.
@@ -54,7 +53,7 @@ impl Upload {
     pub(crate) fn new(
         res: Reservoir,
         id: JobId,
-        file: File,
+        file: Arc<dyn Io>,
         reserved: u64,
         declared: Option<u64>,
         cancel: Arc<AtomicBool>,
@@ -151,7 +150,7 @@ impl Upload {
             self.flush_chunk()?;
         }
         let file = self.file.take().expect("open until finished");
-        if let Err(e) = file.sync_all() {
+        if let Err(e) = file.sync() {
             return Err(self.fail(e.into()));
         }
         drop(file);
@@ -198,7 +197,7 @@ impl Upload {
                 // This upload is a retry or a misuse of the key: either
                 // way it leaves no trace of its own.
                 self.done = true;
-                let _ = fs::remove_file(inner.spool_path(self.id));
+                let _ = inner.files.remove(&inner.spool_path(self.id));
                 let entry = st.jobs.remove(&self.id).expect("own job");
                 st.reserved = st.reserved.saturating_sub(entry.job.reserved_bytes);
                 inner.changes.notify(self.id, None);
@@ -220,10 +219,11 @@ impl Upload {
                 )));
             }
         }
-        // Keep exactly what the spool holds reserved.
+        // Keep exactly what the spool holds reserved — once the log says
+        // so: until then the job holds its old reservation (and a failed
+        // record releases that one when the upload fails).
         let size = self.written;
         let before = st.jobs[&self.id].job.reserved_bytes;
-        st.reserved = st.reserved - before + size;
         // Held: the snapshot (fingerprint, sizes) is logged without a
         // state change; `release` makes it queued durably.
         inner.transition(&mut st, self.id, !hold, |job| {
@@ -235,6 +235,7 @@ impl Upload {
             job.reserved_bytes = size;
             job.progress.bytes_total = size;
         })?;
+        st.reserved = st.reserved - before + size;
         self.done = true;
         if let Some(e) = st.jobs.get_mut(&self.id) {
             e.held = hold;
@@ -261,7 +262,7 @@ impl Upload {
             self.grow(after)?;
         }
         let file = self.file.as_mut().expect("open until finished");
-        if let Err(e) = file.write_all(&self.buf) {
+        if let Err(e) = file.write_at(&self.buf, self.written) {
             return Err(self.fail(e.into()));
         }
         self.hasher.update(&self.buf);
@@ -292,12 +293,15 @@ impl Upload {
                 "spool is full: {others} of {max} bytes are reserved by other jobs"
             ))));
         }
-        st.reserved = others + target;
-        self.reserved = target;
+        // The counter follows the job's logged reservation: a failed
+        // record grows neither.
         inner.transition(&mut st, self.id, false, |job| {
             job.reserved_bytes = target;
             job.received_bytes = needed;
-        })
+        })?;
+        st.reserved = others + target;
+        self.reserved = target;
+        Ok(())
     }
 
     fn check_cancel(&mut self) -> Result<()> {

@@ -163,8 +163,13 @@ fn run(res: Reservoir, engine: Engine) {
             Ending::Cancelled => (JobState::Cancelled, None),
             Ending::Interrupted(e) => (JobState::Interrupted, Some(e)),
         };
-        let has_result = inner.result_path(id).exists();
-        let _ = inner.transition(&mut st, id, false, |j| j.has_result = has_result);
+        // Whether the result is in place is logged in the same record as
+        // the job's end: a separate record could fail on its own and leave
+        // a completed job without its result.
+        let has_result = inner.files.exists(&inner.result_path(id));
+        if let Some(e) = st.jobs.get_mut(&id) {
+            e.job.has_result = has_result;
+        }
         let _ = inner.finish_job(&mut st, id, to, error);
     }
 }
@@ -185,7 +190,8 @@ fn execute(res: &Reservoir, session: &mut Session, id: JobId) -> Result<Ending> 
         Ok(u) => u,
         Err(error) => return Ok(Ending::Failed(error)),
     };
-    let results = ResultWriter::create(&inner.results_dir, &id.to_string(), first)?;
+    let results =
+        ResultWriter::create(inner.files.clone(), &inner.results_dir, &id.to_string(), first)?;
     let mut run = Run {
         res,
         id,
@@ -255,18 +261,14 @@ fn run_units(
                     let (next, offset) = (run.done, run.offset);
                     run.commit_batch_at(session, next, offset)?;
                 }
-                results.finish()?;
-                run.settled = true;
-                return Ok(Ending::Failed(error));
+                return run.fail_with_result(results, error);
             }
             Err(StepError::Import(error)) => {
                 // What ran before the bad input stays, as for a failing
                 // statement.
                 let (done, offset) = (run.done, run.offset);
                 run.commit_batch_at(session, done, offset)?;
-                results.finish()?;
-                run.settled = true;
-                return Ok(Ending::Failed(error));
+                return run.fail_with_result(results, error);
             }
         };
         let index = stmt.index;
@@ -424,9 +426,7 @@ fn run_units(
                         // Everything before the failing statement stays.
                         run.commit_batch_at(session, index, stmt.start)?;
                     }
-                    results.finish()?;
-                    run.settled = true;
-                    return Ok(Ending::Failed(error));
+                    return run.fail_with_result(results, error);
                 }
             }
         }
@@ -441,16 +441,15 @@ fn run_units(
     }
     if run.script_txn {
         run.rollback(session)?;
-        results.finish()?;
-        run.settled = true;
-        return Ok(Ending::Failed(JobError {
+        let error = JobError {
             code: "open_transaction".into(),
             message: "the script ended inside its own open transaction; \
                       the statements since its BEGIN were rolled back"
                 .into(),
             statement: None,
             excerpt: None,
-        }));
+        };
+        return run.fail_with_result(results, error);
     }
     // The last batch commits with a marker past the last statement. It
     // stays until a later job's first commit removes it (see
@@ -665,6 +664,24 @@ impl Drop for Run<'_> {
 }
 
 impl Run<'_> {
+    /// Ends the job as failed, with its result. The failure is logged
+    /// first — durably, the job still processing, its `error` set — and
+    /// only then is the result renamed into place: recovery completes a
+    /// processing job whose result exists, and this record is how it tells
+    /// a failed one from a completed one (a failed job never comes back
+    /// completed). If the record cannot be written, the result is dropped
+    /// (its temporary files removed) and the job ends interrupted.
+    fn fail_with_result(&mut self, results: ResultWriter, error: JobError) -> Result<Ending> {
+        let inner = &self.res.inner;
+        {
+            let mut st = inner.state.lock();
+            inner.transition(&mut st, self.id, true, |j| j.error = Some(error.clone()))?;
+        }
+        results.finish()?;
+        self.settled = true;
+        Ok(Ending::Failed(error))
+    }
+
     fn commit_batch(&mut self, session: &mut Session) -> Result<()> {
         let (done, offset) = (self.done, self.offset);
         self.commit_batch_at(session, done, offset)
