@@ -160,9 +160,9 @@ impl Write for ChunkWriter {
 
 /// `GET /api/export?table=T|query=SQL&format=csv|tsv|jsonl|sql`.
 pub async fn http(State(app): State<App>, uri: Uri) -> Result<Response> {
-    let q = axum::extract::Query::<std::collections::HashMap<String, String>>::try_from_uri(&uri)
-        .map(|q| q.0)
-        .map_err(|e| Error::BadRequest(format!("malformed query string: {e}")))?;
+    // One parser for every endpoint: `table=a&table=b` is refused, never
+    // the last one taken.
+    let q = crate::api::query(&uri)?;
     for k in q.keys() {
         if !matches!(k.as_str(), "table" | "query" | "format") {
             return Err(Error::BadRequest(format!("unknown query parameter {k:?}")));

@@ -506,6 +506,7 @@ fn exports_stream_over_http_and_read_back_as_the_same_table() {
         ("/api/export?table=track&format=xml", 400, "invalid_input"),
         ("/api/export?table=track&query=SELECT%201", 400, "invalid_input"),
         ("/api/export?table=track&limit=3", 400, "invalid_input"),
+        ("/api/export?table=track&table=genre", 400, "invalid_input"),
     ] {
         let (got, _, _, body) = get_raw(&s, path, true);
         let v: Value = serde_json::from_slice(&body).unwrap();
