@@ -11,9 +11,7 @@
 //!    `SELECT <literal>` means to SQLite.
 
 use asadb_sql::Value;
-use asadb_sql::script::{
-    InsertValues, parse_insert_fast, parse_insert_slow, parse_insert_slow_with,
-};
+use asadb_sql::script::{parse_insert_fast, parse_insert_slow, parse_insert_slow_with};
 use proptest::prelude::*;
 
 /// A literal's spelling; `plain` = the fast path must accept it.
@@ -239,26 +237,8 @@ fn insert(bs: bool) -> impl Strategy<Value = Insert> {
         })
 }
 
-/// Exact equality: same variants, same f64 bits.
-fn same(a: &InsertValues, b: &InsertValues) -> bool {
-    let value_eq = |x: &Value, y: &Value| match (x, y) {
-        (Value::Null, Value::Null) => true,
-        (Value::Integer(x), Value::Integer(y)) => x == y,
-        (Value::Real(x), Value::Real(y)) => x.to_bits() == y.to_bits(),
-        (Value::Text(x), Value::Text(y)) => x == y,
-        (Value::Blob(x), Value::Blob(y)) => x == y,
-        _ => false,
-    };
-    a.or_action == b.or_action
-        && a.schema == b.schema
-        && a.table == b.table
-        && a.columns == b.columns
-        && a.rows.len() == b.rows.len()
-        && a.rows
-            .iter()
-            .zip(&b.rows)
-            .all(|(r, s)| r.len() == s.len() && r.iter().zip(s).all(|(x, y)| value_eq(x, y)))
-}
+/// Exact equality (same variants, same f64 bits): the fuzz target's rule.
+use asadb_sql::fuzz::same_insert as same;
 
 fn check(ins: &Insert, bs: bool) -> Result<(), TestCaseError> {
     let fast = parse_insert_fast(&ins.sql, bs);
