@@ -258,9 +258,7 @@ impl Database {
         if !main.try_lock_exclusive().map_err(Error::Io)? {
             return Err(Error::Sql(asadb_txn::Error::Locked(path.display().to_string()).into()));
         }
-        let mut wal_path = path.as_os_str().to_owned();
-        wal_path.push("-wal");
-        let wal = Arc::new(io(Path::new(&wal_path))?);
+        let wal = Arc::new(io(&asadb_txn::wal_path(path))?);
         let main: Arc<dyn Io> = Arc::new(FullWhile::new(main, full.clone()));
         let wal: Arc<dyn Io> = Arc::new(FullWhile::new(wal, full));
         let db = asadb_txn::Db::open_io(main, wal, opts.txn_options())

@@ -16,10 +16,6 @@ fn corpus() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus/eventlog")
 }
 
-fn iterations(default: usize) -> usize {
-    std::env::var("ASADB_FUZZ_ITERATIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
-}
-
 const DICT: &[&[u8]] = &[
     b"\xff",
     b"\"",
@@ -54,13 +50,25 @@ const DICT: &[&[u8]] = &[
 
 #[test]
 fn eventlog_corpus_and_mutations() {
-    asadb_sql::fuzz::replay_corpus(fuzz::eventlog, &corpus(), DICT, iterations(1500), 5);
+    asadb_sql::fuzz::replay_corpus(
+        fuzz::eventlog,
+        &corpus(),
+        DICT,
+        asadb_sql::fuzz::iterations(1500),
+        5,
+    );
 }
 
 #[test]
 #[ignore = "long run: cargo test -p asadb-reservoir --test fuzz_targets -- --ignored"]
 fn long_eventlog() {
-    asadb_sql::fuzz::replay_corpus(fuzz::eventlog, &corpus(), DICT, iterations(1500) * 100, 15);
+    asadb_sql::fuzz::replay_corpus(
+        fuzz::eventlog,
+        &corpus(),
+        DICT,
+        asadb_sql::fuzz::iterations(1500) * 100,
+        15,
+    );
 }
 
 /// Framing gives records the decoder accepts: a framed job snapshot from

@@ -148,17 +148,14 @@ pub fn split(data: &[u8]) {
 
 // ---------------------------------------------------------------- values
 
+/// Inputs per stable fuzz loop: `ASADB_FUZZ_ITERATIONS`, else `default`.
+pub fn iterations(default: usize) -> usize {
+    std::env::var("ASADB_FUZZ_ITERATIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
 /// Exact equality of two parsed INSERTs: same names, same rows, same value
 /// variants, same f64 bits (`-0.0` is not `0.0`, NaN is itself).
 pub fn same_insert(a: &InsertValues, b: &InsertValues) -> bool {
-    let value_eq = |x: &Value, y: &Value| match (x, y) {
-        (Value::Null, Value::Null) => true,
-        (Value::Integer(x), Value::Integer(y)) => x == y,
-        (Value::Real(x), Value::Real(y)) => x.to_bits() == y.to_bits(),
-        (Value::Text(x), Value::Text(y)) => x == y,
-        (Value::Blob(x), Value::Blob(y)) => x == y,
-        _ => false,
-    };
     a.or_action == b.or_action
         && a.schema == b.schema
         && a.table == b.table
@@ -167,7 +164,7 @@ pub fn same_insert(a: &InsertValues, b: &InsertValues) -> bool {
         && a.rows
             .iter()
             .zip(&b.rows)
-            .all(|(x, y)| x.len() == y.len() && x.iter().zip(y).all(|(x, y)| value_eq(x, y)))
+            .all(|(x, y)| x.len() == y.len() && x.iter().zip(y).all(|(x, y)| x.is_identical(y)))
 }
 
 /// Target `values`. Byte 0 bit 0: MySQL backslash escapes; the rest is the

@@ -150,9 +150,7 @@ fn vacuum_into_with(
     tmp_name.push(name);
     tmp_name.push(format!(".vacuum-{}-{n}", std::process::id()));
     let tmp = dir.join(tmp_name);
-    let mut tmp_wal = tmp.clone().into_os_string();
-    tmp_wal.push("-wal");
-    let tmp_wal = std::path::PathBuf::from(tmp_wal);
+    let tmp_wal = asadb_txn::wal_path(&tmp);
     let run = || -> Result<()> {
         let out = open(&tmp)?;
         let dst = BtreeStore::new(Tx::Write(out.begin_write()?));
@@ -246,10 +244,8 @@ mod tests {
         let path = dir.path().join("copy.db");
         let opener = |plan: Arc<FaultPlan>| {
             move |p: &Path| -> Result<Db> {
-                let mut wal = p.as_os_str().to_owned();
-                wal.push("-wal");
                 let main = Arc::new(FileIo::open(p)?);
-                let wal = Arc::new(FileIo::open(Path::new(&wal))?);
+                let wal = Arc::new(FileIo::open(&asadb_txn::wal_path(p))?);
                 let main = Arc::new(FaultyIo::new(main, plan.clone()));
                 let wal = Arc::new(FaultyIo::new(wal, plan));
                 Ok(Db::open_io(main, wal, Options::default())?)

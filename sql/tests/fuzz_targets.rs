@@ -17,10 +17,6 @@ fn corpus(target: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus").join(target)
 }
 
-fn iterations(default: usize) -> usize {
-    std::env::var("ASADB_FUZZ_ITERATIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
-}
-
 const SQL_DICT: &[&[u8]] = &[
     b"'",
     b"\"",
@@ -83,17 +79,17 @@ const SQL_DICT: &[&[u8]] = &[
 
 #[test]
 fn split_corpus_and_mutations() {
-    fuzz::replay_corpus(fuzz::split, &corpus("split"), SQL_DICT, iterations(4000), 1);
+    fuzz::replay_corpus(fuzz::split, &corpus("split"), SQL_DICT, fuzz::iterations(4000), 1);
 }
 
 #[test]
 fn values_corpus_and_mutations() {
-    fuzz::replay_corpus(fuzz::values, &corpus("values"), SQL_DICT, iterations(4000), 2);
+    fuzz::replay_corpus(fuzz::values, &corpus("values"), SQL_DICT, fuzz::iterations(4000), 2);
 }
 
 #[test]
 fn sql_corpus_and_mutations() {
-    fuzz::replay_corpus(fuzz::sql, &corpus("sql"), SQL_DICT, iterations(1500), 3);
+    fuzz::replay_corpus(fuzz::sql, &corpus("sql"), SQL_DICT, fuzz::iterations(1500), 3);
 }
 
 const PAGE_DICT: &[&[u8]] = &[
@@ -108,13 +104,13 @@ const PAGE_DICT: &[&[u8]] = &[
 
 #[test]
 fn page_corpus_and_mutations() {
-    fuzz::replay_corpus(fuzz::page, &corpus("page"), PAGE_DICT, iterations(300), 4);
+    fuzz::replay_corpus(fuzz::page, &corpus("page"), PAGE_DICT, fuzz::iterations(300), 4);
 }
 
 #[test]
 #[ignore = "long run: cargo test -p asadb-sql --test fuzz_targets -- --ignored"]
 fn long_all_targets() {
-    let n = iterations(4000) * 100;
+    let n = fuzz::iterations(4000) * 100;
     fuzz::replay_corpus(fuzz::split, &corpus("split"), SQL_DICT, n, 11);
     fuzz::replay_corpus(fuzz::values, &corpus("values"), SQL_DICT, n, 12);
     fuzz::replay_corpus(fuzz::sql, &corpus("sql"), SQL_DICT, n / 4, 13);

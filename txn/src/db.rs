@@ -326,6 +326,13 @@ pub struct Db {
     pub(crate) shared: Arc<Shared>,
 }
 
+/// The log file of the database at `path`: `<path>-wal`.
+pub fn wal_path(path: &Path) -> std::path::PathBuf {
+    let mut p = path.as_os_str().to_owned();
+    p.push("-wal");
+    p.into()
+}
+
 impl Db {
     /// Opens (or creates) the database at `path`, with its log at
     /// `<path>-wal`. The main file is locked (`flock`, exclusive) while the
@@ -334,15 +341,13 @@ impl Db {
     /// (There is no shared-memory coordination between processes, so even
     /// readers in other processes must wait for the owner to close.)
     pub fn open(path: &Path, opts: Options) -> Result<Db> {
-        let mut wal_path = path.as_os_str().to_owned();
-        wal_path.push("-wal");
         let main = Arc::new(FileIo::open(path).map_err(PagerError::Io)?);
         // One handle per file: the lock lives as long as `main` does, or
         // until `close`.
         if !main.try_lock_exclusive().map_err(PagerError::Io)? {
             return Err(Error::Locked(path.display().to_string()));
         }
-        let wal = FileIo::open(Path::new(&wal_path)).map_err(PagerError::Io)?;
+        let wal = FileIo::open(&wal_path(path)).map_err(PagerError::Io)?;
         let db = Db::open_io(main.clone(), Arc::new(wal), opts)?;
         *db.shared.file_lock.lock() = Some(main);
         Ok(db)

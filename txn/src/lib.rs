@@ -48,7 +48,7 @@ mod savepoint;
 pub mod wal;
 mod write;
 
-pub use db::{CheckpointInfo, Db, DbStats, MIN_POOL_FRAMES, Options, Synchronous};
+pub use db::{CheckpointInfo, Db, DbStats, MIN_POOL_FRAMES, Options, Synchronous, wal_path};
 pub use error::{Error, Result};
 pub use guard::{PageMut, PageRef};
 pub use integrity::{IntegrityReport, Problem};
