@@ -14,7 +14,10 @@
 //!
 //! `MemFiles` has no crash model: everything written is kept, synced or
 //! not. The fault tests check what a *failed* call leaves (the process
-//! goes on), not what a power cut leaves.
+//! goes on). What a power cut leaves is [`CrashFiles`]' business: file
+//! contents on the pager's [`CrashWorld`] (unsynced writes lost or torn),
+//! directory entries modelled beside them (an unsynced create, rename or
+//! remove may be lost).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{File, OpenOptions};
@@ -22,7 +25,7 @@ use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use asadb_pager::{FaultPlan, FaultyIo, FileIo, Io, MemIo};
+use asadb_pager::{CrashWorld, FaultPlan, FaultyIo, FileIo, Io, MemIo};
 use parking_lot::Mutex;
 
 /// How a file is opened. Every handle can read; all but `Read` can write.
@@ -239,6 +242,244 @@ impl Files for MemFiles {
     }
 }
 
+/// Files on a pager [`CrashWorld`], for power-cut tests: the contents of
+/// every file follow the world's model (a write is durable only once its
+/// file is synced; a crash loses or tears the rest), and the directory
+/// entries follow this one:
+///
+/// - a create, a rename and a remove change the live namespace at once
+///   and are appended to the *pending* operations of the directory that
+///   holds the (new) name;
+/// - [`Files::sync_dir`] makes that directory's pending operations
+///   durable. It is a sync of the world (a hidden file per directory is
+///   synced), so it is numbered with the file syncs and
+///   [`CrashWorld::crash_at_sync`] can crash at it;
+/// - [`CrashFiles::recover`] is a restart: the world's files recovered
+///   with the same seed, and for each directory the durable entries plus
+///   a seeded *prefix* of its pending operations, in order (a journaling
+///   file system commits metadata in order; which point it reached is
+///   unknown);
+/// - directories themselves are durable when created (the Reservoir
+///   creates its tree once, at open);
+/// - a rename is recorded in the target's directory (the Reservoir only
+///   renames within one directory).
+///
+/// After a crash every call fails, like the world's files. Cheap to
+/// clone: clones share the world and the namespace.
+#[derive(Clone, Debug)]
+pub struct CrashFiles {
+    world: CrashWorld,
+    ns: Arc<Mutex<Namespace>>,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Namespace {
+    next_file: u64,
+    dirs: BTreeSet<PathBuf>,
+    /// Path → the world file's name, as the running process sees it.
+    live: BTreeMap<PathBuf, String>,
+    /// The same, as a restart would find it without any pending operation.
+    durable: BTreeMap<PathBuf, String>,
+    /// Per directory, the operations since its last sync.
+    pending: BTreeMap<PathBuf, Vec<DirOp>>,
+}
+
+#[derive(Clone, Debug)]
+enum DirOp {
+    Link { path: PathBuf, file: String },
+    Unlink { path: PathBuf },
+    Rename { from: PathBuf, to: PathBuf },
+}
+
+impl DirOp {
+    fn apply(&self, entries: &mut BTreeMap<PathBuf, String>) {
+        match self {
+            DirOp::Link { path, file } => {
+                entries.insert(path.clone(), file.clone());
+            }
+            DirOp::Unlink { path } => {
+                entries.remove(path);
+            }
+            DirOp::Rename { from, to } => {
+                if let Some(file) = entries.remove(from) {
+                    entries.insert(to.clone(), file);
+                }
+            }
+        }
+    }
+}
+
+impl Namespace {
+    fn log(&mut self, path: &Path, op: DirOp) {
+        let dir = path.parent().unwrap_or(Path::new("")).to_owned();
+        self.pending.entry(dir).or_default().push(op);
+    }
+
+    fn check_parent(&self, path: &Path) -> io::Result<()> {
+        match path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() && !self.dirs.contains(dir) => {
+                Err(not_found(dir))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The error of every call after a crash (the world's own text).
+fn crashed() -> io::Error {
+    io::Error::other("crashed")
+}
+
+impl CrashFiles {
+    /// An empty namespace on `world` (which may hold other files, such as
+    /// a database's, that crash with these).
+    pub fn new(world: CrashWorld) -> Self {
+        CrashFiles { world, ns: Arc::default() }
+    }
+
+    /// The world the files live in.
+    pub fn world(&self) -> &CrashWorld {
+        &self.world
+    }
+
+    /// What a restarted process finds: the world recovered with `seed`
+    /// ([`CrashWorld::recover`]) and each directory's durable entries plus
+    /// a prefix, chosen by `seed`, of its pending operations.
+    pub fn recover(&self, seed: u64) -> CrashFiles {
+        let world = self.world.recover(seed);
+        let ns = self.ns.lock();
+        let mut entries = ns.durable.clone();
+        for (i, ops) in ns.pending.values().enumerate() {
+            // A deterministic choice per (seed, directory) among 0..=len.
+            let h = seed
+                .wrapping_add(i as u64)
+                .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                .rotate_left(29)
+                .wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            let keep = (h >> 33) as usize % (ops.len() + 1);
+            for op in &ops[..keep] {
+                op.apply(&mut entries);
+            }
+        }
+        let ns = Namespace {
+            next_file: ns.next_file,
+            dirs: ns.dirs.clone(),
+            live: entries.clone(),
+            durable: entries,
+            pending: BTreeMap::new(),
+        };
+        CrashFiles { world, ns: Arc::new(Mutex::new(ns)) }
+    }
+
+    /// Every live path, sorted.
+    pub fn paths(&self) -> Vec<PathBuf> {
+        self.ns.lock().live.keys().cloned().collect()
+    }
+
+    /// A copy of a live file's bytes.
+    pub fn bytes(&self, path: &Path) -> Option<Vec<u8>> {
+        let file = self.ns.lock().live.get(path).cloned()?;
+        self.world.bytes(&file)
+    }
+
+    fn alive(&self) -> io::Result<()> {
+        if self.world.is_crashed() { Err(crashed()) } else { Ok(()) }
+    }
+}
+
+impl Files for CrashFiles {
+    fn create_dir_all(&self, dir: &Path) -> io::Result<()> {
+        self.alive()?;
+        let mut ns = self.ns.lock();
+        for d in dir.ancestors().filter(|d| !d.as_os_str().is_empty()) {
+            ns.dirs.insert(d.to_owned());
+        }
+        Ok(())
+    }
+
+    fn open(&self, path: &Path, how: Open) -> io::Result<Arc<dyn Io>> {
+        self.alive()?;
+        let mut ns = self.ns.lock();
+        let file = match (ns.live.get(path).cloned(), how) {
+            (Some(_), Open::CreateNew) => {
+                return Err(io::Error::new(
+                    io::ErrorKind::AlreadyExists,
+                    format!("{} exists", path.display()),
+                ));
+            }
+            (Some(name), Open::Truncate) => {
+                let f = self.world.file(&name);
+                f.set_len(0)?;
+                return Ok(f);
+            }
+            (Some(name), _) => name,
+            (None, Open::Read | Open::Existing) => return Err(not_found(path)),
+            (None, _) => {
+                ns.check_parent(path)?;
+                ns.next_file += 1;
+                let name = format!("reservoir-file-{}", ns.next_file);
+                ns.live.insert(path.to_owned(), name.clone());
+                ns.log(path, DirOp::Link { path: path.to_owned(), file: name.clone() });
+                name
+            }
+        };
+        Ok(self.world.file(&file))
+    }
+
+    fn rename(&self, from: &Path, to: &Path) -> io::Result<()> {
+        self.alive()?;
+        let mut ns = self.ns.lock();
+        ns.check_parent(to)?;
+        let file = ns.live.remove(from).ok_or_else(|| not_found(from))?;
+        ns.live.insert(to.to_owned(), file);
+        ns.log(to, DirOp::Rename { from: from.to_owned(), to: to.to_owned() });
+        Ok(())
+    }
+
+    fn remove(&self, path: &Path) -> io::Result<()> {
+        self.alive()?;
+        let mut ns = self.ns.lock();
+        ns.live.remove(path).ok_or_else(|| not_found(path))?;
+        ns.log(path, DirOp::Unlink { path: path.to_owned() });
+        Ok(())
+    }
+
+    fn sync_dir(&self, dir: &Path) -> io::Result<()> {
+        self.alive()?;
+        if !self.ns.lock().dirs.contains(dir) {
+            return Err(not_found(dir));
+        }
+        // Numbered and crashable like any sync of the world.
+        self.world.file(&format!("dir-sync:{}", dir.display())).sync()?;
+        let mut ns = self.ns.lock();
+        let ops = ns.pending.remove(dir).unwrap_or_default();
+        for op in &ops {
+            op.apply(&mut ns.durable);
+        }
+        Ok(())
+    }
+
+    fn list(&self, dir: &Path) -> io::Result<Vec<String>> {
+        self.alive()?;
+        let ns = self.ns.lock();
+        if !ns.dirs.contains(dir) {
+            return Err(not_found(dir));
+        }
+        let names = ns
+            .live
+            .keys()
+            .filter(|p| p.parent() == Some(dir))
+            .filter_map(|p| p.file_name())
+            .map(|n| n.to_string_lossy().into_owned())
+            .collect();
+        Ok(names)
+    }
+
+    fn exists(&self, path: &Path) -> bool {
+        self.ns.lock().live.contains_key(path)
+    }
+}
+
 /// Wraps another [`Files`] and fails the mutating calls its
 /// [`FaultPlan`] names. The plan numbers, in one sequence: every open that
 /// may create a file, every rename and directory fsync here, and every
@@ -417,6 +658,51 @@ mod tests {
             let (err, _) = run(FaultPlan::fail_at(k, Fault::Enospc));
             assert_eq!(err.unwrap_err().kind(), io::ErrorKind::StorageFull, "call {k}");
         }
+    }
+
+    #[test]
+    fn crash_files_keep_directory_entries_only_once_their_directory_is_synced() {
+        let dir = Path::new("/r");
+        let fs = CrashFiles::new(CrashWorld::new());
+        fs.create_dir_all(dir).unwrap();
+        let synced = fs.open(&dir.join("synced"), Open::CreateNew).unwrap();
+        synced.write_at(b"kept", 0).unwrap();
+        synced.sync().unwrap();
+        fs.sync_dir(dir).unwrap();
+        let loose = fs.open(&dir.join("loose"), Open::CreateNew).unwrap();
+        loose.write_at(b"body", 0).unwrap();
+        loose.sync().unwrap();
+        fs.rename(&dir.join("synced"), &dir.join("renamed")).unwrap();
+        assert_eq!(fs.list(dir).unwrap(), vec!["loose".to_string(), "renamed".to_string()]);
+        let (mut lost, mut kept, mut renamed) = (0, 0, 0);
+        for seed in 0..64 {
+            let after = fs.recover(seed);
+            // Operations survive in order: a rename after the create
+            // means the create survived too.
+            let has = |n: &str| after.exists(&dir.join(n));
+            assert!(has("synced") != has("renamed"), "seed {seed}: {:?}", after.paths());
+            assert!(!has("renamed") || has("loose"), "seed {seed}: {:?}", after.paths());
+            let moved = if has("renamed") { "renamed" } else { "synced" };
+            assert_eq!(after.bytes(&dir.join(moved)).unwrap(), b"kept");
+            if has("loose") {
+                assert_eq!(after.bytes(&dir.join("loose")).unwrap(), b"body");
+                kept += 1;
+            } else {
+                lost += 1;
+            }
+            renamed += usize::from(has("renamed"));
+        }
+        assert!(lost > 0 && kept > 0 && renamed > 0, "{lost} {kept} {renamed}");
+        // Once the directory is synced nothing of it is left to chance.
+        fs.sync_dir(dir).unwrap();
+        for seed in 0..16 {
+            assert_eq!(fs.recover(seed).list(dir).unwrap(), vec!["loose", "renamed"]);
+        }
+        // A crash stops every call.
+        fs.world().crash_now();
+        assert!(fs.open(&dir.join("x"), Open::Create).is_err());
+        assert!(fs.sync_dir(dir).is_err());
+        assert!(fs.list(dir).is_err());
     }
 
     #[test]

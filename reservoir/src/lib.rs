@@ -62,7 +62,7 @@ mod worker;
 
 pub use crate::changes::Change;
 pub use crate::core::{Advice, Config, Pressure, Reservoir, Stats, Submission, now_ms};
-pub use crate::files::{FaultyFiles, Files, MemFiles, Open, OsFiles};
+pub use crate::files::{CrashFiles, FaultyFiles, Files, MemFiles, Open, OsFiles};
 pub use contract::{BodyUpload, Embedded, ReservoirEngine};
 pub use error::{Error, Result};
 pub use job::{

@@ -150,7 +150,13 @@ impl Upload {
             self.flush_chunk()?;
         }
         let file = self.file.take().expect("open until finished");
-        if let Err(e) = file.sync() {
+        // The body, then its directory entry: a job is queued only once a
+        // restart is sure to find its spool (a created file whose
+        // directory was never synced may vanish with a power cut).
+        let spool = self.res.inner.spool_path(self.id);
+        let synced =
+            file.sync().and_then(|()| crate::eventlog::sync_dir(&*self.res.inner.files, &spool));
+        if let Err(e) = synced {
             return Err(self.fail(e.into()));
         }
         drop(file);
