@@ -696,6 +696,34 @@ fn strict_affinity(decl: &str) -> Option<Affinity> {
     })
 }
 
+/// `Some(true)` for the `DESC` of a column's `PRIMARY KEY DESC`,
+/// `Some(false)` for its `ASC` (sqlparser gives each as an option of its
+/// own), `None` for any other option.
+fn sort_word(o: &ast::ColumnOption) -> Option<bool> {
+    match o {
+        ast::ColumnOption::DialectSpecific(toks) => match toks.as_slice() {
+            [sqlparser::tokenizer::Token::Word(w)]
+                if w.keyword == sqlparser::keywords::Keyword::DESC =>
+            {
+                Some(true)
+            }
+            [sqlparser::tokenizer::Token::Word(w)]
+                if w.keyword == sqlparser::keywords::Keyword::ASC =>
+            {
+                Some(false)
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// True when a column's `PRIMARY KEY` (the option at `at`) is followed by
+/// `DESC`.
+fn pk_desc(options: &[ast::ColumnOptionDef], at: usize) -> bool {
+    options.get(at + 1).and_then(|o| sort_word(&o.option)) == Some(true)
+}
+
 fn is_autoincrement(o: &ast::ColumnOption) -> bool {
     matches!(o, ast::ColumnOption::DialectSpecific(toks)
         if toks.iter().any(|t| matches!(t, sqlparser::tokenizer::Token::Word(w)
@@ -747,6 +775,7 @@ pub fn table_from_ast(ct: &ast::CreateTable, root: u32, sql: String) -> Result<(
     let mut columns = Vec::new();
     let mut checks: Vec<ast::Expr> = Vec::new();
     let mut pk_cols: Option<Vec<usize>> = None;
+    let mut column_pk_desc = false;
     let mut autoincrement = None;
     let mut foreign_keys = Vec::new();
     for (i, c) in ct.columns.iter().enumerate() {
@@ -770,8 +799,17 @@ pub fn table_from_ast(ct: &ast::CreateTable, root: u32, sql: String) -> Result<(
                 Error::InvalidInput(format!("unknown datatype for {name}.{}: \"{d}\"", col.name))
             })?;
         }
-        for o in &c.options {
+        for (at, o) in c.options.iter().enumerate() {
             match &o.option {
+                // `PRIMARY KEY ASC|DESC`; a direction anywhere else is
+                // SQLite's syntax error.
+                o if sort_word(o).is_some() => {
+                    let after_pk = at > 0
+                        && matches!(c.options[at - 1].option, ast::ColumnOption::PrimaryKey(_));
+                    if !after_pk {
+                        return Err(Error::Parse(format!("near \"{o}\": syntax error")));
+                    }
+                }
                 ast::ColumnOption::NotNull => col.not_null = true,
                 ast::ColumnOption::Null => {}
                 ast::ColumnOption::Default(e) => {
@@ -788,6 +826,10 @@ pub fn table_from_ast(ct: &ast::CreateTable, root: u32, sql: String) -> Result<(
                         )));
                     }
                     pk_cols = Some(vec![i]);
+                    // SQLite's documented quirk: `INTEGER PRIMARY KEY DESC`
+                    // written on the column is not an alias of the rowid
+                    // (the table-level `PRIMARY KEY(x DESC)` is).
+                    column_pk_desc = pk_desc(&c.options, at);
                 }
                 ast::ColumnOption::Unique(_) => {}
                 ast::ColumnOption::Check(ch) => checks.push(ch.expr.as_ref().clone()),
@@ -878,7 +920,7 @@ pub fn table_from_ast(ct: &ast::CreateTable, root: u32, sql: String) -> Result<(
         columns[i].decl_type.as_deref().is_some_and(|t| t.eq_ignore_ascii_case("INTEGER"))
     };
     if let Some(pk) = &pk_cols {
-        if pk.len() == 1 && is_int(pk[0]) && !without_rowid {
+        if pk.len() == 1 && is_int(pk[0]) && !without_rowid && !column_pk_desc {
             rowid_alias = Some(pk[0]);
         } else {
             needs_auto = true;
@@ -969,9 +1011,10 @@ pub fn auto_indexes(t: &TableDef, ct: &ast::CreateTable) -> Result<Vec<IndexDef>
     // last, as SQLite makes it when it converts the table.
     let mut late_pk = None;
     for (i, c) in ct.columns.iter().enumerate() {
-        for o in &c.options {
+        for (at, o) in c.options.iter().enumerate() {
             match &o.option {
                 ast::ColumnOption::PrimaryKey(_) if t.rowid_alias != Some(i) => {
+                    let one = |i: usize| vec![(i, pk_desc(&c.options, at), t.columns[i].collation)];
                     let int = t.columns[i]
                         .decl_type
                         .as_deref()

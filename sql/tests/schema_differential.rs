@@ -215,6 +215,43 @@ fn without_rowid_tables() {
     );
 }
 
+/// `PRIMARY KEY ASC|DESC` written on the column: the key's direction,
+/// and SQLite's quirk that `INTEGER PRIMARY KEY DESC` is not the rowid
+/// (a NULL is kept, a rowid is assigned beside it); a direction anywhere
+/// else is a syntax error.
+#[test]
+fn column_primary_key_directions() {
+    check_each(&[
+        "CREATE TABLE d(k TEXT PRIMARY KEY DESC, v) WITHOUT ROWID",
+        "CREATE TABLE r(id INTEGER PRIMARY KEY DESC, v)",
+        "CREATE TABLE a(id INTEGER PRIMARY KEY ASC, v)",
+        "CREATE TABLE u(id TEXT PRIMARY KEY DESC UNIQUE, v)",
+        "CREATE TABLE bad(id INTEGER DESC)",
+        "CREATE TABLE bad2(id INTEGER NOT NULL ASC)",
+        "CREATE TABLE bad3(id INTEGER PRIMARY KEY DESC AUTOINCREMENT)",
+    ]);
+    check_script(
+        &[
+            "CREATE TABLE d(k TEXT PRIMARY KEY DESC, v) WITHOUT ROWID",
+            "INSERT INTO d VALUES ('a', 1), ('c', 2), ('b', 3)",
+            "INSERT INTO d VALUES ('a', 9)",
+            "SELECT * FROM d ORDER BY k DESC",
+            "SELECT k FROM d WHERE k > 'a' ORDER BY k",
+            "CREATE TABLE r(id INTEGER PRIMARY KEY DESC, v)",
+            "INSERT INTO r VALUES (5, 1)",
+            "INSERT INTO r(v) VALUES (2)",
+            "INSERT INTO r VALUES (5, 3)",
+            "SELECT id, typeof(id), rowid FROM r ORDER BY rowid",
+            "CREATE TABLE a(id INTEGER PRIMARY KEY ASC, v)",
+            "INSERT INTO a(v) VALUES (2)",
+            "SELECT id, rowid FROM a",
+            "SELECT * FROM pragma_index_xinfo('sqlite_autoindex_r_1')",
+            "SELECT * FROM pragma_index_xinfo('sqlite_autoindex_d_1')",
+        ],
+        Opts::default(),
+    );
+}
+
 #[test]
 fn create_table_as_select_types_its_columns() {
     check_script(
