@@ -90,10 +90,25 @@ fn assigned(columns: usize, values: usize) -> Error {
 
 /// Binds a SET list in the binder's current scope: a row subquery once,
 /// its elements shared by their columns.
+///
+/// A column assigned twice takes its last value, as in SQLite, which
+/// resolves the names of the earlier expression (an unknown column or
+/// function is still an error) but never generates its code: it is bound
+/// with the levels inside it marked unevaluated (an aggregate of this
+/// level inside its subqueries is not the "misuse of aggregate" it would
+/// be if it ran) and then dropped, so it is never evaluated.
 pub(super) fn bind_sets(b: &mut Binder, items: &[SetItem]) -> Result<Vec<(usize, Expr)>> {
     let mut out = Vec::with_capacity(items.len());
     let mut row: Vec<Expr> = Vec::new();
-    for it in items {
+    for (i, it) in items.iter().enumerate() {
+        let superseded = items[i + 1..].iter().any(|later| later.col == it.col);
+        if superseded && it.row.is_none() {
+            b.unevaluated.push(b.scopes.len());
+            let bound = b.bind_expr(it.value);
+            b.unevaluated.pop();
+            bound?;
+            continue;
+        }
         let e = match it.row {
             None => b.bind_expr(it.value)?,
             Some((k, n)) => {
