@@ -189,6 +189,27 @@ mod tests {
         assert_eq!((h.method, h.target), (&b"GET"[..], &b"/"[..]));
     }
 
+    /// The full upload seed of the corpus is accepted, so the invariants
+    /// on accepted options are exercised on every header.
+    #[test]
+    fn the_full_upload_seed_is_accepted() {
+        let path =
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../fuzz/corpus/headers/upload-every-header.txt");
+        let bytes = std::fs::read(path).unwrap();
+        let h = head(&bytes);
+        assert!(api::refused_coding(&h.headers).is_none());
+        let o = api::submit_options(&h.headers).unwrap();
+        assert_eq!(o.declared_size, Some(42));
+        assert_eq!(o.content_sha256.as_deref().map(str::len), Some(64));
+        assert_eq!(o.import.options.csv.null.as_deref(), Some("\\N"));
+        assert!(o.import.options.xlsx.sheet.is_some() && o.import.target_table.is_some());
+        assert_eq!(
+            api::bearer(h.headers["authorization"].as_bytes()),
+            Some(&b"0123456789abcdef"[..])
+        );
+        headers(&bytes);
+    }
+
     /// The invariants can fail: a refusal answered 2xx is caught.
     #[test]
     #[should_panic(expected = "answered")]
