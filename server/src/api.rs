@@ -162,13 +162,20 @@ async fn codings(req: Request, next: Next) -> Response {
 }
 
 /// Why a request's body cannot be read as sent, or `None` when it can: a
-/// transfer coding other than `chunked` (`Transfer-Encoding: gzip,
-/// chunked`) is `501 not_implemented` (RFC 9112 §6.1), a content coding
-/// other than `identity` is `415 unsupported_media_type` — never spooled
-/// as if the bytes were SQL.
+/// transfer coding other than `chunked` alone, once (`Transfer-Encoding:
+/// gzip, chunked`, or `chunked` in two headers), is `501 not_implemented`
+/// (RFC 9112 §6.1), a content coding other than `identity` is
+/// `415 unsupported_media_type` — never spooled as if the bytes were SQL.
 pub(crate) fn refused_coding(headers: &HeaderMap) -> Option<Error> {
-    for te in headers.get_all(header::TRANSFER_ENCODING) {
-        let text = String::from_utf8_lossy(te.as_bytes()).to_ascii_lowercase();
+    // Repeated headers are one list (RFC 9110 §5.3): `chunked` twice is
+    // two codings, not one.
+    let tes: Vec<String> = headers
+        .get_all(header::TRANSFER_ENCODING)
+        .iter()
+        .map(|te| String::from_utf8_lossy(te.as_bytes()).to_ascii_lowercase())
+        .collect();
+    if !tes.is_empty() {
+        let text = tes.join(", ");
         let codings: Vec<&str> = text.split(',').map(str::trim).filter(|c| !c.is_empty()).collect();
         if codings != ["chunked"] {
             return Some(Error::NotImplemented(format!(
@@ -846,6 +853,26 @@ mod tests {
             let err = submit_options(&headers(h)).unwrap_err();
             assert_eq!(err.status(), StatusCode::BAD_REQUEST, "{h:?}: {err}");
         }
+    }
+
+    #[test]
+    fn only_plain_and_chunked_bodies_are_read() {
+        let status = |h: &[(&str, &[u8])]| refused_coding(&headers(h)).map(|e| e.status());
+        assert_eq!(status(&[]), None);
+        assert_eq!(status(&[("transfer-encoding", b"Chunked")]), None);
+        assert_eq!(status(&[("content-encoding", b"identity, ")]), None);
+        assert_eq!(
+            status(&[("transfer-encoding", b"gzip, chunked")]),
+            Some(StatusCode::NOT_IMPLEMENTED)
+        );
+        assert_eq!(
+            status(&[("transfer-encoding", b"chunked"), ("transfer-encoding", b"chunked")]),
+            Some(StatusCode::NOT_IMPLEMENTED)
+        );
+        assert_eq!(
+            status(&[("content-encoding", b"gzip")]),
+            Some(StatusCode::UNSUPPORTED_MEDIA_TYPE)
+        );
     }
 
     #[test]

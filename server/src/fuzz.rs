@@ -4,11 +4,11 @@
 //!
 //! [`headers`] reads arbitrary bytes as a request head and runs every rule
 //! by which the server reads one — the very functions the server calls,
-//! not copies: the bearer token ([`crate::api`]'s `bearer`), the transfer
+//! not copies: the bearer token (`api::bearer`), the transfer
 //! and content coding check (`refused_coding`, what the `codings`
 //! middleware decides), the upload's job options (`submit_options`: every
 //! `X-AsaDB-*` header, `Content-Length` and the import options of
-//! [`crate::import_opts`]), the query string (`api::query`, the job id
+//! `import_opts`), the query string (`api::query`, the job id
 //! and the event stream's `?id=`), and the method's metrics label
 //! (`metrics::method_label`). A panic is a finding; so is a broken
 //! invariant (see [`headers`]).
@@ -74,7 +74,7 @@ fn assert_error_status(what: &str, err: Error) {
 }
 
 /// Asserts that an accepted text option is non-empty, trimmed and at most
-/// [`MAX_HEADER_TEXT`] bytes.
+/// `MAX_HEADER_TEXT` bytes.
 fn assert_text(what: &str, text: Option<&str>) {
     if let Some(t) = text {
         assert!(!t.is_empty(), "{what} is empty");
@@ -103,8 +103,8 @@ fn assert_text(what: &str, text: Option<&str>) {
 /// - a bearer token is a non-empty, trimmed subslice of its value;
 /// - when the upload's options are accepted, every text option (label,
 ///   idempotency key, original name, target table, CSV NULL text, XLSX
-///   sheet name) is non-empty, trimmed and at most [`MAX_HEADER_TEXT`]
-///   bytes, the stated SHA-256 is 64 lowercase hex digits, and a request
+///   sheet name) is non-empty, trimmed and at most `MAX_HEADER_TEXT`
+///   (1024) bytes, the stated SHA-256 is 64 lowercase hex digits, and a request
 ///   with `Transfer-Encoding` has no declared size;
 /// - every refusal is answered with a 4xx or 5xx status;
 /// - the method's label is the method's own name or `other`.

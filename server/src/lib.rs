@@ -2,21 +2,22 @@
 //!
 //! - `asadb serve` runs the HTTP API (token-guarded, loopback by default)
 //!   over the Reservoir in a data directory, whose worker runs the jobs
-//!   against `DIR/asadb.db`: see [`serve`] and [`api`];
+//!   against `DIR/asadb.db`: see `serve` and `api`;
 //! - `asadb submit FILE`, `asadb jobs`, `asadb cancel ID` talk to a running
-//!   server: see [`client`];
-//! - `asadb check --db FILE` checks a database file: see [`check`];
-//! - `asadb sql --db FILE` is the embedded shell: see [`shell`];
+//!   server: see `client`;
+//! - `asadb check --db FILE` checks a database file: see `check`;
+//! - `asadb sql --db FILE` is the embedded shell: see `shell`;
 //! - `asadb reservoir reconcile|caps --backend URL` are operator commands
-//!   on a PostgreSQL backend: see [`reservoir_cmd`].
+//!   on a PostgreSQL backend: see `reservoir_cmd`.
 //! - `asadb export` and `asadb dump` write a table, a query or the whole
-//!   database out: see [`export`].
+//!   database out: see `export`.
 //!
 //! `asadb serve` also serves the browser panel, a static page at `/`
-//! that talks to the same API with the token: see [`panel`]. This crate
+//! that talks to the same API with the token: see `panel`. This crate
 //! uses the `asadb` facade and, beside it, the PostgreSQL engine
 //! (`asadb-reservoir-pg`, `serve --backend`; docs/scale-out.md). The HTTP
-//! contract is `docs/api.md`.
+//! contract is `docs/api.md`. (The modules named here are private: read
+//! them in `src/`, or with `cargo doc --document-private-items`.)
 //!
 //! The crate is a library with a thin binary (`src/main.rs` calls
 //! [`run`]) so that its request rules can be reached from outside: the
