@@ -41,7 +41,7 @@ use crate::token::Token;
 use crate::upload::Finish;
 
 /// Longest accepted idempotency key, label, file name or table name.
-const MAX_HEADER_TEXT: usize = 1024;
+pub(crate) const MAX_HEADER_TEXT: usize = 1024;
 
 /// Where `/api/query` reads: the database the worker writes.
 pub enum Queries {
@@ -145,40 +145,54 @@ async fn auth(State(app): State<App>, req: Request, next: Next) -> Response {
 
 /// The token of an `Authorization: Bearer <token>` value. The scheme is
 /// case-insensitive (RFC 9110 §11.1), spaces around the token are ignored.
-fn bearer(value: &[u8]) -> Option<&[u8]> {
+pub(crate) fn bearer(value: &[u8]) -> Option<&[u8]> {
     let value = value.trim_ascii();
     let split = value.iter().position(|b| b.is_ascii_whitespace())?;
     let (scheme, token) = value.split_at(split);
     scheme.eq_ignore_ascii_case(b"bearer").then(|| token.trim_ascii())
 }
 
-/// Refuses request bodies the server cannot read as sent: a transfer
-/// coding other than `chunked` (`Transfer-Encoding: gzip, chunked`) is
-/// `501 not_implemented` (RFC 9112 §6.1), a content coding other than
-/// `identity` is `415 unsupported_media_type` — never spooled as if the
-/// bytes were SQL. Runs behind the token check.
+/// Refuses request bodies the server cannot read as sent (see
+/// [`refused_coding`]). Runs behind the token check.
 async fn codings(req: Request, next: Next) -> Response {
-    for te in req.headers().get_all(header::TRANSFER_ENCODING) {
-        let text = String::from_utf8_lossy(te.as_bytes()).to_ascii_lowercase();
+    match refused_coding(req.headers()) {
+        Some(err) => closing(err.into_response()),
+        None => next.run(req).await,
+    }
+}
+
+/// Why a request's body cannot be read as sent, or `None` when it can: a
+/// transfer coding other than `chunked` alone, once (`Transfer-Encoding:
+/// gzip, chunked`, or `chunked` in two headers), is `501 not_implemented`
+/// (RFC 9112 §6.1), a content coding other than `identity` is
+/// `415 unsupported_media_type` — never spooled as if the bytes were SQL.
+pub(crate) fn refused_coding(headers: &HeaderMap) -> Option<Error> {
+    // Repeated headers are one list (RFC 9110 §5.3): `chunked` twice is
+    // two codings, not one.
+    let tes: Vec<String> = headers
+        .get_all(header::TRANSFER_ENCODING)
+        .iter()
+        .map(|te| String::from_utf8_lossy(te.as_bytes()).to_ascii_lowercase())
+        .collect();
+    if !tes.is_empty() {
+        let text = tes.join(", ");
         let codings: Vec<&str> = text.split(',').map(str::trim).filter(|c| !c.is_empty()).collect();
         if codings != ["chunked"] {
-            let err = Error::NotImplemented(format!(
+            return Some(Error::NotImplemented(format!(
                 "Transfer-Encoding {text:?} is not supported: send the body plain or \
                  `Transfer-Encoding: chunked` alone"
-            ));
-            return closing(err.into_response());
+            )));
         }
     }
-    for ce in req.headers().get_all(header::CONTENT_ENCODING) {
+    for ce in headers.get_all(header::CONTENT_ENCODING) {
         let text = String::from_utf8_lossy(ce.as_bytes()).to_ascii_lowercase();
         if text.split(',').map(str::trim).any(|c| !c.is_empty() && c != "identity") {
-            let err = Error::UnsupportedMedia(format!(
+            return Some(Error::UnsupportedMedia(format!(
                 "Content-Encoding {text:?} is not supported: send the body uncompressed"
-            ));
-            return closing(err.into_response());
+            )));
         }
     }
-    next.run(req).await
+    None
 }
 
 /// Counts every request by method, matched route and status. Every label
@@ -213,7 +227,7 @@ pub(crate) fn query(uri: &Uri) -> Result<HashMap<String, String>> {
 }
 
 /// The required `id` query parameter.
-fn job_id(uri: &Uri) -> Result<JobId> {
+pub(crate) fn job_id(uri: &Uri) -> Result<JobId> {
     let q = query(uri)?;
     let raw = q.get("id").ok_or_else(|| Error::BadRequest("missing query parameter id".into()))?;
     Ok(raw.parse::<JobId>()?)
@@ -354,7 +368,7 @@ fn parse_bool(name: &str, text: &str) -> Result<bool> {
 }
 
 /// The job options carried by an upload's headers.
-fn submit_options(headers: &HeaderMap) -> Result<SubmitOptions> {
+pub(crate) fn submit_options(headers: &HeaderMap) -> Result<SubmitOptions> {
     let stop_on_error = header_text(headers, "x-asadb-stop-on-error")?
         .map(|t| parse_bool("X-AsaDB-Stop-On-Error", &t))
         .transpose()?;
@@ -839,6 +853,26 @@ mod tests {
             let err = submit_options(&headers(h)).unwrap_err();
             assert_eq!(err.status(), StatusCode::BAD_REQUEST, "{h:?}: {err}");
         }
+    }
+
+    #[test]
+    fn only_plain_and_chunked_bodies_are_read() {
+        let status = |h: &[(&str, &[u8])]| refused_coding(&headers(h)).map(|e| e.status());
+        assert_eq!(status(&[]), None);
+        assert_eq!(status(&[("transfer-encoding", b"Chunked")]), None);
+        assert_eq!(status(&[("content-encoding", b"identity, ")]), None);
+        assert_eq!(
+            status(&[("transfer-encoding", b"gzip, chunked")]),
+            Some(StatusCode::NOT_IMPLEMENTED)
+        );
+        assert_eq!(
+            status(&[("transfer-encoding", b"chunked"), ("transfer-encoding", b"chunked")]),
+            Some(StatusCode::NOT_IMPLEMENTED)
+        );
+        assert_eq!(
+            status(&[("content-encoding", b"gzip")]),
+            Some(StatusCode::UNSUPPORTED_MEDIA_TYPE)
+        );
     }
 
     #[test]

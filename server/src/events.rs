@@ -205,13 +205,13 @@ impl Hub {
 
 /// What one stream follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Follow {
+pub(crate) enum Follow {
     One(JobId),
     Active,
 }
 
 /// The `?id=` parameter (the only one accepted).
-fn follow(uri: &Uri) -> Result<Follow> {
+pub(crate) fn follow(uri: &Uri) -> Result<Follow> {
     let q = crate::api::query(uri)?;
     if let Some(other) = q.keys().find(|k| k.as_str() != "id") {
         return Err(Error::BadRequest(format!("unknown query parameter {other}")));

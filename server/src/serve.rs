@@ -19,7 +19,6 @@
 //! rolled back to its last durable batch) and close the database. A clean
 //! shutdown exits 0.
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use std::sync::Arc;
@@ -117,17 +116,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
                 Reservoir::open(&cfg.data_dir.join(RESERVOIR_DIR), cfg.reservoir.clone())?;
             // One engine for DIR/asadb.db, shared by the worker (which runs
             // queued jobs one at a time) and /api/query.
-            let db = match test_full_disk_marker() {
-                Some(marker) => asadb::Database::open_full_while(
-                    cfg.data_dir.join(DATABASE_FILE),
-                    asadb::Options::default(),
-                    Arc::new(move || marker.exists()),
-                )?,
-                None => asadb::Database::open_with(
-                    cfg.data_dir.join(DATABASE_FILE),
-                    asadb::Options::default(),
-                )?,
-            };
+            let db = crate::database::open(&cfg.data_dir.join(DATABASE_FILE))?;
             if cfg.worker {
                 reservoir.start_worker(db.engine())?;
             }
@@ -338,17 +327,6 @@ async fn recover_forever(adb: asadb::AsyncDatabase, stop: CancellationToken) {
             Ok(Err(e)) => tracing::debug!("the database still cannot write: {e}"),
             Err(e) => tracing::warn!("the recovery task failed: {e}"),
         }
-    }
-}
-
-/// Test hook (debug builds only): with `ASADB_TEST_FULL_DISK_MARKER=PATH`
-/// every write and sync of the database fails with `ENOSPC` while `PATH`
-/// exists — a full disk where the test cannot mount a small file system.
-fn test_full_disk_marker() -> Option<PathBuf> {
-    if cfg!(debug_assertions) {
-        std::env::var_os("ASADB_TEST_FULL_DISK_MARKER").filter(|m| !m.is_empty()).map(PathBuf::from)
-    } else {
-        None
     }
 }
 

@@ -18,6 +18,12 @@
 //! without any request writing, the metrics gauges drop to 0, a new job
 //! completes, and the table holds exactly the committed rows (an
 //! interrupted job, resumed, adds exactly its own rows in all).
+//!
+//! `asadb check` on a full disk: the same hook applies to the database the
+//! check opens. A database left with a log to checkpoint (its server
+//! killed) cannot be closed while the disk is full, and the check then
+//! fails — exit 1, the full disk named on stderr — without having printed
+//! `ok`; once space is back the same check passes.
 
 #[path = "common/server.rs"]
 mod server;
@@ -295,4 +301,72 @@ fn full_disk_then_space(dir: &tempfile::TempDir, disk: Disk) {
         .output()
         .unwrap();
     assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stdout));
+}
+
+/// `asadb check --db FILE` with the fault hook's marker at `marker`.
+fn check(db: &Path, marker: &Path) -> std::process::Output {
+    std::process::Command::new(server::BIN)
+        .args(["check", "--db"])
+        .arg(db)
+        .env("ASADB_TEST_FULL_DISK_MARKER", marker)
+        .env("RUST_LOG", "warn")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn check_on_a_full_disk_fails_without_printing_ok() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let marker = dir.path().join("disk-is-full");
+    let db = data.join("asadb.db");
+    let wal = asadb_txn::wal_path(&db);
+    {
+        let s = Server::spawn(&data, &[]);
+        let id = submit_ok(
+            &s,
+            &format!(
+                "CREATE TABLE t(id INTEGER PRIMARY KEY, pad TEXT);\n{}",
+                rows_script(0, 50, 100)
+            ),
+        );
+        assert_eq!(s.wait_terminal(id)["state"], "completed", "{}", s.stderr());
+        assert_eq!(count(&s), 50);
+        // Dropped: SIGKILL, no clean close, so the log is not checkpointed.
+    }
+    let logged = std::fs::metadata(&wal).unwrap().len();
+    let main_before = std::fs::read(&db).unwrap();
+    assert!(logged > 4096, "the killed server left a log of only {logged} bytes");
+
+    std::fs::write(&marker, b"full").unwrap();
+    let full = check(&db, &marker);
+    let stdout = String::from_utf8_lossy(&full.stdout);
+    let stderr = String::from_utf8_lossy(&full.stderr);
+    assert!(!full.status.success(), "check passed on a full disk: {stdout}{stderr}");
+    assert!(!stdout.lines().any(|l| l.starts_with("ok")), "printed ok, then failed: {stdout}");
+    assert!(
+        stderr.contains("No space left on device"),
+        "stderr does not name the full disk: {stderr}"
+    );
+    // Nothing reached the database file while the disk was full.
+    assert_eq!(std::fs::read(&db).unwrap(), main_before);
+
+    std::fs::remove_file(&marker).unwrap();
+    let freed = check(&db, &marker);
+    let stdout = String::from_utf8_lossy(&freed.stdout);
+    assert!(freed.status.success(), "{stdout}{}", String::from_utf8_lossy(&freed.stderr));
+    assert!(stdout.lines().any(|l| l.starts_with("ok: ")), "{stdout}");
+    // Every row of the killed server's job is there (the count also
+    // holds the schema's own rows).
+    let rows: u64 = stdout
+        .trim_end()
+        .strip_suffix(" rows")
+        .and_then(|l| l.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no row count in {stdout:?}"));
+    assert!(rows >= 50, "{stdout}");
+    // Closing checkpointed the log into the file: that is the write the
+    // full disk refused.
+    assert_ne!(std::fs::read(&db).unwrap(), main_before);
+    assert!(std::fs::metadata(&wal).unwrap().len() < logged);
 }
