@@ -350,3 +350,39 @@ fn function_list_names_types_and_arities() {
         Opts::default(),
     );
 }
+
+/// `PRAGMA function_list`: every row AsaDB lists is a row SQLite lists —
+/// same name, type and `narg` — with the same `flags` (SQLite shows
+/// `SQLITE_DETERMINISTIC`, `SQLITE_DIRECTONLY`, `SQLITE_SUBTYPE` and the
+/// `SQLITE_INNOCUOUS` bit of its built-ins).
+#[test]
+fn function_list_flags_are_sqlites() {
+    let q = "SELECT name, type, narg, flags FROM pragma_function_list";
+    let conn = rusqlite::Connection::open_in_memory().unwrap();
+    let mut stmt = conn.prepare(q).unwrap();
+    let theirs: std::collections::HashMap<(String, String, i64), i64> = stmt
+        .query_map([], |r| Ok(((r.get(0)?, r.get(1)?, r.get(2)?), r.get(3)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let engine = Engine::memory();
+    let rows = match engine.session().execute(q, &Params::None).unwrap() {
+        Outcome::Rows { rows, .. } => rows,
+        other => panic!("{other:?}"),
+    };
+    assert!(rows.len() > 100, "{} rows", rows.len());
+    let mut wrong = Vec::new();
+    for row in &rows {
+        let [Value::Text(name), Value::Text(ty), Value::Integer(narg), Value::Integer(flags)] =
+            row.as_slice()
+        else {
+            panic!("{row:?}")
+        };
+        match theirs.get(&(name.clone(), ty.clone(), *narg)) {
+            Some(f) if f == flags => {}
+            Some(f) => wrong.push(format!("{name}/{narg} ({ty}): {flags:#x}, SQLite {f:#x}")),
+            None => wrong.push(format!("{name}/{narg} ({ty}): SQLite has no such row")),
+        }
+    }
+    assert!(wrong.is_empty(), "{} rows differ:\n{}", wrong.len(), wrong.join("\n"));
+}

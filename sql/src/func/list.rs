@@ -7,9 +7,14 @@
 //! takes [`VARIADIC_PROBE`] arguments is listed once with SQLite's
 //! negative `narg` for it: -1, or its encodings for `coalesce`, `iif`,
 //! `min`, `max`), so the list cannot drift from what calls accept. Aggregates (`a`) and window functions (`w`) are listed
-//! with their arities. `flags` is SQLite's `SQLITE_DETERMINISTIC`
-//! (0x800) bit for the functions that are deterministic, else 0 — the
-//! other bits of SQLite's value (internal ones) are not reproduced.
+//! with their arities. `flags` is what SQLite shows for the same row:
+//! its `SQLITE_INNOCUOUS` bit for every built-in (SQLite prints the
+//! function's flags XOR that bit, and its built-ins are not marked
+//! unsafe), `SQLITE_DETERMINISTIC` for deterministic scalars (the
+//! date/time functions included: SQLite marks them constant within a
+//! statement), and `SQLITE_SUBTYPE` for the JSON functions that read
+//! their arguments' JSON subtype. Checked row by row against the bundled
+//! SQLite (`pragma_differential`).
 
 use super::Func;
 use crate::value::Value;
@@ -130,21 +135,11 @@ const SCALARS: &[&str] = &[
     "zeroblob",
 ];
 
-/// Functions whose result depends on more than their arguments.
-const NOT_DETERMINISTIC: &[&str] = &[
-    "random",
-    "randomblob",
-    "changes",
-    "total_changes",
-    "last_insert_rowid",
-    "date",
-    "time",
-    "datetime",
-    "julianday",
-    "strftime",
-    "unixepoch",
-    "timediff",
-];
+/// Scalars SQLite does not mark deterministic: their result depends on
+/// more than their arguments (the date/time functions, whose `'now'`
+/// is fixed for a statement, are marked deterministic by SQLite).
+const NOT_DETERMINISTIC: &[&str] =
+    &["random", "randomblob", "changes", "total_changes", "last_insert_rowid", "sqlite_version"];
 
 /// Aggregates: name, type (`w` when it also runs as a window function
 /// with an inverse, as SQLite lists them), arities.
@@ -180,10 +175,49 @@ const WINDOWS: &[(&str, &[i64])] = &[
 
 /// SQLite's `narg` for its variadic functions that need a few arguments
 /// (its internal encodings, as `function_list` shows them); others -1.
-const VARIADIC_NARG: &[(&str, i64)] =
-    &[("coalesce", -4), ("iif", -4), ("if", -4), ("max", -3), ("min", -3)];
+const VARIADIC_NARG: &[(&str, i64)] = &[
+    ("coalesce", -4),
+    ("concat", -3),
+    ("concat_ws", -4),
+    ("iif", -4),
+    ("if", -4),
+    ("max", -3),
+    ("min", -3),
+];
 
+/// `SQLITE_DETERMINISTIC`.
 const DETERMINISTIC: i64 = 0x800;
+/// `SQLITE_SUBTYPE`: the function reads its arguments' subtypes.
+const SUBTYPE: i64 = 0x10_0000;
+/// `SQLITE_INNOCUOUS`, shown for every built-in.
+const INNOCUOUS: i64 = 0x20_0000;
+
+/// The JSON functions (scalar and aggregate) SQLite lists with
+/// `SQLITE_SUBTYPE`: those whose arguments may be JSON values to embed.
+const READS_SUBTYPE: &[&str] = &[
+    "json_array",
+    "json_insert",
+    "json_object",
+    "json_quote",
+    "json_replace",
+    "json_set",
+    "jsonb_array",
+    "jsonb_insert",
+    "jsonb_object",
+    "jsonb_replace",
+    "jsonb_set",
+    "json_group_array",
+    "json_group_object",
+    "jsonb_group_array",
+    "jsonb_group_object",
+];
+
+/// A scalar's or aggregate's `flags` as SQLite shows them.
+fn flags_of(name: &str, deterministic: bool) -> i64 {
+    let det = if deterministic { DETERMINISTIC } else { 0 };
+    let sub = if READS_SUBTYPE.contains(&name) { SUBTYPE | DETERMINISTIC } else { 0 };
+    INNOCUOUS | det | sub
+}
 
 /// The rows of `PRAGMA function_list`.
 pub fn function_list() -> Vec<Vec<Value>> {
@@ -199,7 +233,7 @@ pub fn function_list() -> Vec<Vec<Value>> {
     };
     let mut out = Vec::new();
     for &name in SCALARS {
-        let flags = if NOT_DETERMINISTIC.contains(&name) { 0 } else { DETERMINISTIC };
+        let flags = flags_of(name, !NOT_DETERMINISTIC.contains(&name));
         if Func::resolve(name, VARIADIC_PROBE).is_ok() {
             let narg = VARIADIC_NARG.iter().find(|v| v.0 == name).map_or(-1, |v| v.1);
             out.push(row(name, "s", narg, flags));
@@ -213,12 +247,12 @@ pub fn function_list() -> Vec<Vec<Value>> {
     }
     for &(name, ty, nargs) in AGGREGATES {
         for &n in nargs {
-            out.push(row(name, ty, n, DETERMINISTIC));
+            out.push(row(name, ty, n, flags_of(name, false)));
         }
     }
     for &(name, nargs) in WINDOWS {
         for &n in nargs {
-            out.push(row(name, "w", n, 0));
+            out.push(row(name, "w", n, INNOCUOUS));
         }
     }
     out
