@@ -657,11 +657,20 @@ impl<'a> Binder<'a> {
             }
             A::UnaryOp { op, expr } => {
                 use ast::UnaryOperator as U;
-                // Parentheses make no node in SQLite: `-(9223372036854775808)`
-                // is the smallest integer too.
+                // Parentheses make no node in SQLite, and a minus sees
+                // through unary pluses to a literal: `-(9223372036854775808)`
+                // and `-(+(9223372036854775808))` are the smallest integer,
+                // `-(+(0.0))` is -0.0 (measured against SQLite; on anything
+                // but a literal a minus is `0 - x`).
                 let mut operand = expr.as_ref();
-                while let A::Nested(inner) = operand {
-                    operand = inner;
+                loop {
+                    match operand {
+                        A::Nested(inner) => operand = inner,
+                        A::UnaryOp { op: U::Plus, expr: inner } if *op == U::Minus => {
+                            operand = inner
+                        }
+                        _ => break,
+                    }
                 }
                 if let (U::Minus, A::Value(v)) = (op, operand)
                     && let ast::Value::Number(s, _) = &v.value
@@ -669,7 +678,8 @@ impl<'a> Binder<'a> {
                 {
                     return Ok(Expr::Literal(Value::Integer(i64::MIN)));
                 }
-                let x = Box::new(self.bind_expr(expr)?);
+                let literal = matches!(operand, A::Value(_));
+                let x = Box::new(self.bind_expr(if literal { operand } else { expr })?);
                 match op {
                     U::Minus => match *x {
                         Expr::Literal(Value::Integer(i)) if i != i64::MIN => {
