@@ -105,11 +105,15 @@ pub fn table_row(t: &TableDef, rowid: i64, mut row: Row) -> Row {
     row
 }
 
-/// A probe value for a rowid: numbers only (NULL, text, blob: none).
+/// A probe value for a rowid: numbers only (NULL, text, blob: none). A
+/// REAL probes the rowid it equals exactly (an integral value in
+/// [-2^63, 2^63): -2^63 itself included, which NUMERIC affinity leaves a
+/// REAL).
 pub(super) fn rowid_of(v: &Value) -> Option<i64> {
+    const TWO_63: f64 = 9_223_372_036_854_775_808.0;
     match Affinity::Numeric.apply(v.clone()) {
         Value::Integer(i) => Some(i),
-        Value::Real(f) if f.fract() == 0.0 && (-9.2e18..=9.2e18).contains(&f) => Some(f as i64),
+        Value::Real(f) if f.fract() == 0.0 && (-TWO_63..TWO_63).contains(&f) => Some(f as i64),
         _ => None,
     }
 }

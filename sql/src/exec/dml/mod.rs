@@ -490,10 +490,7 @@ impl<'a> Target<'a> {
         };
         let rowid = match given {
             Some(Value::Null) | None => self.next_rowid(store)?,
-            Some(v) => match Affinity::Integer.apply(v) {
-                Value::Integer(i) => i,
-                _ => return Err(Error::InvalidInput("datatype mismatch".into())),
-            },
+            Some(v) => rowid_value(v)?,
         };
         for (i, c) in t.columns.iter().enumerate() {
             let v = std::mem::replace(&mut row[i], Value::Null);
@@ -983,10 +980,7 @@ fn write_rows(
         };
         let explicit = match explicit {
             Value::Null => None,
-            v => match Affinity::Integer.apply(v) {
-                Value::Integer(i) => Some(i),
-                _ => return Err(Error::InvalidInput("datatype mismatch".into())),
-            },
+            v => Some(rowid_value(v)?),
         };
         if target.triggers.is_some() {
             let new = target.pending_row(&row, explicit);
@@ -1216,4 +1210,19 @@ fn delete_rows(
         }
     }
     Ok(finish(n, ret))
+}
+
+/// The rowid a value written to the rowid (or its INTEGER PRIMARY KEY
+/// alias) gives, as SQLite's `OP_MustBeInt`: INTEGER affinity must make it
+/// an integer, and a REAL that is exactly -2^63 is that integer (column
+/// affinity keeps it a REAL; the rowid takes it — measured against
+/// SQLite). Anything else is SQLite's `datatype mismatch`.
+pub(crate) fn rowid_value(v: Value) -> Result<i64> {
+    match v {
+        Value::Real(f) if f == -9_223_372_036_854_775_808.0 => Ok(i64::MIN),
+        v => match Affinity::Integer.apply(v) {
+            Value::Integer(i) => Ok(i),
+            _ => Err(Error::InvalidInput("datatype mismatch".into())),
+        },
+    }
 }

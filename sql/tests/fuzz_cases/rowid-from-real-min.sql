@@ -1,0 +1,30 @@
+-- A REAL that is exactly -2^63 written to the rowid (or its INTEGER PRIMARY
+-- KEY alias) is rowid -2^63, as SQLite; the same text, or an INTEGER
+-- column's affinity, leaves it a REAL; a REAL probe finds that rowid.
+CREATE TABLE t(a INTEGER PRIMARY KEY, b INTEGER, c NUMERIC)
+----
+INSERT INTO t VALUES (-9223372036854775808.0, -9223372036854775808.0, -9223372036854775808.0)
+----
+INSERT INTO t VALUES ('-9223372036854775808.0', 1, 1)
+----
+INSERT INTO t VALUES (9223372036854775807.0, 1, 1)
+----
+INSERT INTO t VALUES (9210000000000000000, 2, 2)
+----
+SELECT a, typeof(a), b, typeof(b), c, typeof(c) FROM t
+----
+SELECT * FROM t WHERE a = -9223372036854775808.0
+----
+SELECT * FROM t WHERE a IN (9.21e18, -9.223372036854775808e18)
+----
+SELECT * FROM t WHERE a >= -9.223372036854775808e18 AND a < -9.2e18
+----
+UPDATE t SET a = 5.0 WHERE b = 2
+----
+UPDATE t SET a = -9223372036854775808.0 + 0 WHERE b = 2
+----
+CREATE TABLE u(b)
+----
+INSERT INTO u(rowid, b) VALUES (-9223372036854775808.0, 5)
+----
+SELECT rowid, b FROM u
