@@ -1219,7 +1219,7 @@ fn delete_rows(
 /// SQLite). Anything else is SQLite's `datatype mismatch`.
 pub(crate) fn rowid_value(v: Value) -> Result<i64> {
     match v {
-        Value::Real(f) if f == -9_223_372_036_854_775_808.0 => Ok(i64::MIN),
+        Value::Real(-9_223_372_036_854_775_808.0) => Ok(i64::MIN),
         v => match Affinity::Integer.apply(v) {
             Value::Integer(i) => Ok(i),
             _ => Err(Error::InvalidInput("datatype mismatch".into())),
