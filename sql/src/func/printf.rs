@@ -394,10 +394,7 @@ pub(crate) fn format(fmt: &[u8], args: &[Value]) -> Result<Vec<u8>> {
                         let mut k = 0;
                         let mut n = precision;
                         while n > 0 && k < text.len() {
-                            k += 1;
-                            while k < text.len() && text[k] & 0xc0 == 0x80 {
-                                k += 1;
-                            }
+                            k = skip_utf8(&text, k);
                             n -= 1;
                         }
                         &text[..k]
@@ -424,13 +421,7 @@ pub(crate) fn format(fmt: &[u8], args: &[Value]) -> Result<Vec<u8>> {
                 let mut k = precision;
                 let mut n_in = 0usize;
                 while k != 0 && n_in < escarg.len() {
-                    let ch = escarg[n_in];
-                    if alt2 && ch & 0xc0 == 0xc0 {
-                        while n_in + 1 < escarg.len() && escarg[n_in + 1] & 0xc0 == 0x80 {
-                            n_in += 1;
-                        }
-                    }
-                    n_in += 1;
+                    n_in = if alt2 { skip_utf8(&escarg, n_in) } else { n_in + 1 };
                     k -= 1;
                 }
                 let src = &escarg[..n_in];
@@ -546,6 +537,20 @@ pub(crate) fn format(fmt: &[u8], args: &[Value]) -> Result<Vec<u8>> {
         i += 1;
     }
     Ok(out)
+}
+
+/// The index after the character starting at `i`, as SQLite's
+/// `SQLITE_SKIP_UTF8`: one byte, and after a lead byte (0xC0 and up) the
+/// continuation bytes that follow it — a stray continuation byte is a
+/// character of its own.
+fn skip_utf8(s: &[u8], i: usize) -> usize {
+    let mut k = i + 1;
+    if s[i] >= 0xc0 {
+        while k < s.len() && s[k] & 0xc0 == 0x80 {
+            k += 1;
+        }
+    }
+    k
 }
 
 #[cfg(test)]
