@@ -19,6 +19,9 @@ use asadb::{AsyncDatabase, AsyncOptions, Database, ErrorKind, Options};
 /// Rows in `t`; `HEAVY` walks N³ combinations.
 const N: u64 = 100;
 const HEAVY: &str = "SELECT count(*) FROM t a, t b, t c WHERE a.x + b.x > c.x";
+/// Far past any call timeout a test sets, however fast the machine (a
+/// four-way join: 50^4 rows once half of `t` is deleted).
+const HEAVIER: &str = "SELECT count(*) FROM t a, t b, t c, t d WHERE a.x + b.x > c.x + d.x";
 const HEAVY_STREAM: &str = "SELECT a.x, b.x, c.x FROM t a, t b, t c";
 
 fn fill(db: &Database) {
@@ -200,7 +203,7 @@ async fn a_transaction_whose_call_timed_out_is_rolled_back() {
     let db = open(AsyncOptions::default());
     let tx = db.with_timeout(Duration::from_millis(20)).begin().await.unwrap();
     tx.execute("DELETE FROM t WHERE x <= 50", ()).await.unwrap();
-    let err = tx.query(HEAVY, ()).await.unwrap_err();
+    let err = tx.query(HEAVIER, ()).await.unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Timeout);
     // The handle is dead from now on.
     let err = tx.execute("DELETE FROM t", ()).await.unwrap_err();
