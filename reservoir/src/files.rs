@@ -156,6 +156,16 @@ impl MemFiles {
     }
 }
 
+/// The names of the paths that are directly in `dir` (a listing of the
+/// in-memory doubles).
+fn names_in<'a>(dir: &Path, paths: impl Iterator<Item = &'a PathBuf>) -> Vec<String> {
+    paths
+        .filter(|p| p.parent() == Some(dir))
+        .filter_map(|p| p.file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .collect()
+}
+
 fn not_found(path: &Path) -> io::Error {
     io::Error::new(io::ErrorKind::NotFound, format!("{}: no such file", path.display()))
 }
@@ -227,14 +237,7 @@ impl Files for MemFiles {
         if !t.dirs.contains(dir) {
             return Err(not_found(dir));
         }
-        let names = t
-            .files
-            .keys()
-            .filter(|p| p.parent() == Some(dir))
-            .filter_map(|p| p.file_name())
-            .map(|n| n.to_string_lossy().into_owned())
-            .collect();
-        Ok(names)
+        Ok(names_in(dir, t.files.keys()))
     }
 
     fn exists(&self, path: &Path) -> bool {
@@ -465,14 +468,7 @@ impl Files for CrashFiles {
         if !ns.dirs.contains(dir) {
             return Err(not_found(dir));
         }
-        let names = ns
-            .live
-            .keys()
-            .filter(|p| p.parent() == Some(dir))
-            .filter_map(|p| p.file_name())
-            .map(|n| n.to_string_lossy().into_owned())
-            .collect();
-        Ok(names)
+        Ok(names_in(dir, ns.live.keys()))
     }
 
     fn exists(&self, path: &Path) -> bool {

@@ -23,54 +23,27 @@
 //! and after resuming, every script's rows are in the database exactly
 //! once for each job that ran it.
 
+mod scenario;
+
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use asadb_pager::{CrashWorld, Io};
-use asadb_reservoir::{Config, CrashFiles, Files, Job, JobId, JobState, Reservoir, SubmitOptions};
-use asadb_sql::Value;
-use asadb_sql::session::{Engine, Outcome, Params};
+use asadb_reservoir::{CrashFiles, Files, Job, JobId, JobState, Reservoir};
+use asadb_sql::session::{Engine, Params};
 use asadb_txn::{Db, Options};
+use scenario::{
+    A_ROWS, DIR, SCRIPT_B, SCRIPT_C, cfg, check_result_a, count, label, opts, script_a,
+};
 
-const DIR: &str = "/data/.asa.reservoir";
-const A_ROWS: i64 = 120;
-const PAGE: usize = 40;
 /// Recoveries tried per crash point (the ignored long test: 200).
 const SEEDS: u64 = 8;
 
-fn cfg() -> Config {
-    Config { job_ttl: Duration::ZERO, result_page_rows: PAGE, ..Config::default() }
-}
-
-fn script_a() -> String {
-    let values: Vec<String> = (1..=A_ROWS).map(|i| format!("({i}, 'a{i}')")).collect();
-    format!(
-        "INSERT INTO t VALUES {};\nSELECT a, b FROM t WHERE a <= {A_ROWS} ORDER BY a;\n",
-        values.join(", ")
-    )
-}
-
-const SCRIPT_B: &str =
-    "INSERT INTO t VALUES (1001, 'b');\nSELEC nonsense;\nINSERT INTO t VALUES (1002, 'b');\n";
-const SCRIPT_C: &str = "INSERT INTO t VALUES (3001, 'c');\n";
 /// Two batches of its own: a crash between them leaves the first committed.
 const SCRIPT_D: &str = "BEGIN;\nINSERT INTO t VALUES (4001, 'd');\nCOMMIT;\n\
                         BEGIN;\nINSERT INTO t VALUES (4002, 'd');\nCOMMIT;\n";
-
-fn opts(label: &str, key: Option<&str>) -> SubmitOptions {
-    SubmitOptions {
-        label: Some(label.into()),
-        idempotency_key: key.map(str::to_owned),
-        stop_on_error: Some(true),
-        ..SubmitOptions::default()
-    }
-}
-
-fn label(job: &Job) -> &str {
-    job.label.as_deref().unwrap_or("")
-}
 
 fn db_opts() -> Options {
     Options { pool_frames: 64, ..Options::default() }
@@ -159,34 +132,6 @@ fn mix(world: &CrashWorld, files: &CrashFiles) -> Told {
     told.saw(&res);
     res.shutdown();
     told
-}
-
-fn count(engine: &Engine, sql: &str) -> i64 {
-    match engine.session().execute(sql, &Params::None).unwrap() {
-        Outcome::Rows { rows, .. } => match rows[0][0] {
-            Value::Integer(n) => n,
-            ref v => panic!("{v:?}"),
-        },
-        other => panic!("{other:?}"),
-    }
-}
-
-fn check_result_a(res: &Reservoir, id: JobId, what: &str) {
-    let mut offset = 0;
-    let mut seen = 0;
-    loop {
-        let page = res.result(id, 1, offset, 0).unwrap_or_else(|e| panic!("{what}: {e}"));
-        for (i, row) in page.rows.iter().enumerate() {
-            let n = offset as i64 + i as i64 + 1;
-            assert_eq!(row, &serde_json::json!([n, format!("a{n}")]), "{what}");
-        }
-        seen += page.rows.len();
-        match page.next_offset {
-            Some(next) => offset = next,
-            None => break,
-        }
-    }
-    assert_eq!(seen as i64, A_ROWS, "{what}");
 }
 
 /// Restarts on a recovery of the crashed world and checks everything.

@@ -20,50 +20,22 @@
 //! reservations; and after resuming, every script's rows are in the
 //! database exactly once for each job that ran it.
 
+mod scenario;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use asadb_pager::{Fault, FaultPlan};
-use asadb_reservoir::{
-    Config, FaultyFiles, Files, Job, JobId, JobState, MemFiles, Reservoir, SubmitOptions,
+use asadb_reservoir::{FaultyFiles, Files, Job, JobId, JobState, MemFiles, Reservoir};
+use asadb_sql::session::{Engine, Params};
+use scenario::{
+    A_ROWS, DIR, SCRIPT_B, SCRIPT_C, cfg, check_result_a, count, label, opts, script_a,
 };
-use asadb_sql::Value;
-use asadb_sql::session::{Engine, Outcome, Params};
 
-const DIR: &str = "/data/.asa.reservoir";
-/// Rows of job A's result (several pages, several row-index steps).
-const A_ROWS: i64 = 150;
-const PAGE: usize = 40;
-
-fn cfg() -> Config {
-    // Terminal jobs expire at once, so `sweep` forgets them.
-    Config { job_ttl: Duration::ZERO, result_page_rows: PAGE, ..Config::default() }
-}
-
-fn script_a() -> String {
-    let values: Vec<String> = (1..=A_ROWS).map(|i| format!("({i}, 'a{i}')")).collect();
-    format!(
-        "INSERT INTO t VALUES {};\nSELECT a, b FROM t WHERE a <= {A_ROWS} ORDER BY a;\n",
-        values.join(", ")
-    )
-}
-
-const SCRIPT_B: &str =
-    "INSERT INTO t VALUES (1001, 'b');\nSELEC nonsense;\nINSERT INTO t VALUES (1002, 'b');\n";
-const SCRIPT_C: &str = "INSERT INTO t VALUES (3001, 'c');\n";
 const SCRIPT_E: &str =
     "INSERT INTO t VALUES (2001, 'e');\nSELECT count(*) FROM t WHERE a = 2001;\n";
-
-fn opts(label: &str, key: Option<&str>) -> SubmitOptions {
-    SubmitOptions {
-        label: Some(label.into()),
-        idempotency_key: key.map(str::to_owned),
-        stop_on_error: Some(true),
-        ..SubmitOptions::default()
-    }
-}
 
 fn open(files: Arc<dyn Files>) -> asadb_reservoir::Result<Reservoir> {
     Reservoir::open_on(files, Path::new(DIR), cfg())
@@ -77,10 +49,6 @@ fn settle(res: &Reservoir) {
         assert!(Instant::now() < deadline, "jobs stuck: {:?}", res.jobs());
         std::thread::sleep(Duration::from_millis(1));
     }
-}
-
-fn label(job: &Job) -> &str {
-    job.label.as_deref().unwrap_or("")
 }
 
 /// What the mix was told besides the jobs' states.
@@ -125,39 +93,10 @@ fn mix(files: Arc<dyn Files>, engine: &Engine) -> (Reservoir, Told) {
     (res, Told { swept, cancelled })
 }
 
-fn count(engine: &Engine, sql: &str) -> i64 {
-    match engine.session().execute(sql, &Params::None).unwrap() {
-        Outcome::Rows { rows, .. } => match rows[0][0] {
-            Value::Integer(n) => n,
-            ref v => panic!("{v:?}"),
-        },
-        other => panic!("{other:?}"),
-    }
-}
-
 fn new_engine() -> Engine {
     let engine = Engine::memory();
     engine.session().execute("CREATE TABLE t (a INTEGER, b TEXT)", &Params::None).unwrap();
     engine
-}
-
-/// Job A's full result, page by page.
-fn check_result_a(res: &Reservoir, id: JobId, what: &str) {
-    let mut offset = 0;
-    let mut seen = 0;
-    loop {
-        let page = res.result(id, 1, offset, 0).unwrap_or_else(|e| panic!("{what}: {e}"));
-        for (i, row) in page.rows.iter().enumerate() {
-            let n = offset as i64 + i as i64 + 1;
-            assert_eq!(row, &serde_json::json!([n, format!("a{n}")]), "{what}");
-        }
-        seen += page.rows.len();
-        match page.next_offset {
-            Some(next) => offset = next,
-            None => break,
-        }
-    }
-    assert_eq!(seen as i64, A_ROWS, "{what}");
 }
 
 fn spool_path(id: JobId) -> PathBuf {
