@@ -790,7 +790,8 @@ fn window_stages(
 /// It applies only when:
 /// - there are no groups and the one aggregate is a plain `count(*)`
 ///   (no DISTINCT, FILTER or ORDER BY inside: those look at the rows);
-/// - its input is one base table read whole: a `Node::Scan` with no
+/// - its input is one base table read whole: a `Node::Scan` (maybe
+///   widened into the statement's row) with no
 ///   filter, by rowid or by an index with no range, prefix or partial
 ///   predicate. Joins, views and subqueries that are not flattened to
 ///   such a scan, CTEs, `sqlite_schema`, pragma and table-valued
@@ -818,7 +819,12 @@ fn count_star(node: Node, exprs: &[Expr]) -> Node {
     let count = *width;
     let only_count =
         !exprs.is_empty() && exprs.iter().all(|e| matches!(e, Expr::Column(c) if *c == count));
-    match &**input {
+    // The FROM item's local rows come widened into the statement's row.
+    let scan = match &**input {
+        Node::Widen { input, offset: 0, .. } => &**input,
+        other => other,
+    };
+    match scan {
         Node::Scan { table, access, filter: None }
             if keys.is_empty()
                 && aggs.len() == 1
