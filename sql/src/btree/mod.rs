@@ -199,6 +199,12 @@ impl Table {
     pub fn estimate_rows(&self, tx: &impl Storage) -> Result<u64> {
         self.tree().estimate_entries(tx)
     }
+
+    /// The exact row count, from the leaves' cell counts (no record is
+    /// decoded): what a full scan in the same transaction would return.
+    pub fn count_rows(&self, tx: &impl Storage) -> Result<u64> {
+        self.tree().count_entries(tx)
+    }
 }
 
 /// A cursor over a table in rowid order. It keeps the path from the root
@@ -347,6 +353,12 @@ impl Index {
     /// A cheap estimate of the entry count (see [`Table::estimate_rows`]).
     pub fn estimate_entries(&self, tx: &impl Storage) -> Result<u64> {
         self.tree().estimate_entries(tx)
+    }
+
+    /// The exact entry count, from the leaves' cell counts (no entry is
+    /// decoded; see [`Table::count_rows`]).
+    pub fn count_entries(&self, tx: &impl Storage) -> Result<u64> {
+        self.tree().count_entries(tx)
     }
 }
 

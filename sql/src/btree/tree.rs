@@ -622,6 +622,36 @@ impl Tree {
         corrupt!("tree at page {} is deeper than {MAX_DEPTH}", self.root)
     }
 
+    /// Counts the tree's entries exactly by walking every page and summing
+    /// the leaves' cell counts: no cell is parsed, no overflow chain
+    /// followed (SQLite's `count(*)` does the same with `sqlite3BtreeCount`).
+    /// Pages are read through `tx`, so the count sees exactly what a cursor
+    /// in the same transaction sees. A page reached twice, or a path deeper
+    /// than [`MAX_DEPTH`], is corruption (never a loop).
+    pub(crate) fn count_entries<T: Storage>(&self, tx: &T) -> Result<u64> {
+        let mut seen = HashSet::new();
+        let mut stack = vec![(self.root, 0usize)];
+        let mut total: u64 = 0;
+        while let Some((id, depth)) = stack.pop() {
+            if depth > MAX_DEPTH {
+                return corrupt!("tree at page {} is deeper than {MAX_DEPTH}", self.root);
+            }
+            if !seen.insert(id) {
+                return corrupt!("page {id} is reached twice in tree {}", self.root);
+            }
+            let page = tx.page(id)?;
+            let node = self.node(&page, id)?;
+            if node.leaf {
+                total += node.count as u64;
+            } else {
+                for i in 0..=node.count {
+                    stack.push((node.child(i)?, depth + 1));
+                }
+            }
+        }
+        Ok(total)
+    }
+
     /// Frees every page below the root and empties the root.
     pub(crate) fn clear<T: StorageMut>(&self, tx: &T) -> Result<()> {
         self.free_below(tx, self.root, 0, &mut HashSet::new())?;

@@ -65,9 +65,7 @@ impl Spec {
     fn counts_rows_only(&self) -> bool {
         self.keys.is_empty()
             && !self.aggs.is_empty()
-            && self.aggs.iter().all(|a| {
-                a.name == "count" && a.args.is_empty() && a.filter.is_none() && !a.distinct
-            })
+            && self.aggs.iter().all(AggCall::is_count_star)
     }
 
     fn fresh(&self) -> Result<Vec<vals::Aggregate>> {

@@ -179,6 +179,9 @@ pub fn build(node: &Node) -> Box<dyn Operator> {
             state: ScanState::Init,
         }),
         Node::Values { rows, .. } => Box::new(ValuesOp { rows: rows.clone(), pos: 0 }),
+        Node::Count { table, width } => {
+            Box::new(CountOp { table: table.clone(), width: *width, done: false })
+        }
         Node::Widen { input, offset, width } => {
             Box::new(WidenOp { input: build(input), offset: *offset, width: *width })
         }

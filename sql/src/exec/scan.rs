@@ -338,3 +338,32 @@ impl Operator for ScanOp {
         }
     }
 }
+
+/// [`Node::Count`]: one row, `width` NULLs then the table's row count from
+/// [`RowStore::count_rows`] (an integer, as `count(*)` always is). Asked of
+/// the store when pulled, so it counts what the transaction sees then.
+pub(super) struct CountOp {
+    pub(super) table: Arc<TableDef>,
+    pub(super) width: usize,
+    pub(super) done: bool,
+}
+
+impl Operator for CountOp {
+    fn rewind(&mut self) -> bool {
+        self.done = false;
+        true
+    }
+
+    fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
+        if self.done {
+            return Ok(None);
+        }
+        self.done = true;
+        let n = cx.store.count_rows(&self.table)?;
+        let n =
+            i64::try_from(n).map_err(|_| Error::Internal(format!("{n} rows overflow count(*)")))?;
+        let mut row = vec![Value::Null; self.width];
+        row.push(Value::Integer(n));
+        Ok(Some(row))
+    }
+}

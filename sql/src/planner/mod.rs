@@ -145,6 +145,16 @@ pub struct AggCall {
 }
 
 impl AggCall {
+    /// A plain `count(*)` (or `count()`): no DISTINCT, FILTER or ORDER BY,
+    /// so its answer is the number of rows of its group.
+    pub fn is_count_star(&self) -> bool {
+        self.name == "count"
+            && self.args.is_empty()
+            && self.filter.is_none()
+            && !self.distinct
+            && self.order.is_empty()
+    }
+
     /// `min(x)` or `max(x)`, whose best row the bare columns follow.
     pub fn is_min_max(&self) -> bool {
         matches!(self.name.as_str(), "min" | "max") && self.args.len() == 1
@@ -402,6 +412,17 @@ pub enum Node {
         on: Option<Expr>,
         once: bool,
     },
+    /// `SELECT count(*) FROM table` answered from the store's row count
+    /// ([`crate::storage::RowStore::count_rows`]: leaf cell counts, no
+    /// record decoded) instead of scanning and aggregating. It stands in
+    /// for the `Aggregate` over a full scan it replaces, so its one row has
+    /// that node's shape: `width` NULLs where the bare row would be (the
+    /// planner uses it only when nothing reads the bare row; see
+    /// `select::count_star`), then the count.
+    Count {
+        table: Arc<TableDef>,
+        width: usize,
+    },
     /// `input` if `pred` (which reads no row) is true, tested once per run
     /// before `input` is read; nothing otherwise.
     Guard {
@@ -462,6 +483,7 @@ impl Node {
             ),
             Node::Filter { .. } => "FILTER".into(),
             Node::Guard { .. } => "GUARD (condition on no row)".into(),
+            Node::Count { table, .. } => format!("COUNT ROWS OF {} (from pages)", table.name),
             Node::Project { exprs, .. } => format!("PROJECT {} columns", exprs.len()),
             Node::Aggregate { keys, aggs, .. } => {
                 format!("AGGREGATE {} keys, {} aggregates", keys.len(), aggs.len())
@@ -506,6 +528,7 @@ impl Node {
     pub fn children(&self) -> Vec<&Node> {
         match self {
             Node::Scan { .. }
+            | Node::Count { .. }
             | Node::Values { .. }
             | Node::WorkingRow { .. }
             | Node::TableFunc { .. } => Vec::new(),

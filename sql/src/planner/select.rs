@@ -8,12 +8,13 @@ use sqlparser::ast;
 use super::access::*;
 use super::bind::{Binder, Cte, CteState, Scope, conjuncts};
 use super::from::*;
-use super::{JoinKind, Node, QueryPlan, SetOp, SortKey};
+use super::{Access, JoinKind, Node, QueryPlan, SetOp, SortKey};
 use crate::catalog::object_name;
 use crate::exec::vals::{Affinity, Collation};
 use crate::expr::{CmpOp, Expr};
 use crate::value::Value;
 use crate::{Error, Result};
+use std::ops::Bound;
 
 /// Plans a whole query (WITH, body, ORDER BY, LIMIT).
 pub fn plan_query(b: &mut Binder, q: &ast::Query) -> Result<QueryPlan> {
@@ -560,6 +561,9 @@ pub(super) fn plan_select_in_scope(
             always_one: group.is_empty(),
             width,
         };
+        if having.is_none() && wins.is_empty() && s.selection.is_none() {
+            node = count_star(node, &exprs);
+        }
         if let Some(h) = having {
             node = Node::Filter { input: Box::new(node), pred: h };
         }
@@ -776,6 +780,62 @@ fn window_stages(
         node = Node::Window { input: Box::new(node), partition, order, calls };
     }
     (node, cols)
+}
+
+/// `SELECT count(*) FROM t` (SQLite's `isSimpleCount` shape): the
+/// aggregate over a full scan becomes a [`Node::Count`], answered from the
+/// store's row count (page cell counts, no record decoded) instead of
+/// decoding every row. `node` is the freshly built `Aggregate`, `exprs`
+/// what is computed from its rows (result columns and ORDER BY terms).
+/// It applies only when:
+/// - there are no groups and the one aggregate is a plain `count(*)`
+///   (no DISTINCT, FILTER or ORDER BY inside: those look at the rows);
+/// - its input is one base table read whole: a `Node::Scan` (maybe
+///   widened into the statement's row) with no
+///   filter, by rowid or by an index with no range, prefix or partial
+///   predicate. Joins, views and subqueries that are not flattened to
+///   such a scan, CTEs, `sqlite_schema`, pragma and table-valued
+///   functions plan other nodes and keep the aggregate;
+/// - every result column is that count itself, so nothing reads the
+///   bare row the `Count` leaves NULL (`count(*) + 1` keeps the
+///   aggregate, as do bare columns).
+///
+/// The caller checks the rest: no WHERE, HAVING or window function.
+/// LIMIT, OFFSET, ORDER BY and DISTINCT sit above the node and work as
+/// on the aggregate's row. Anything else is returned as it is.
+fn count_star(node: Node, exprs: &[Expr]) -> Node {
+    let Node::Aggregate { input, keys, aggs, width, .. } = &node else { return node };
+    let whole = |access: &Access| match access {
+        Access::Full { .. } => true,
+        Access::Index { index, prefixes, lo, hi, skip_nulls, .. } => {
+            index.predicate.is_none()
+                && !skip_nulls
+                && matches!((lo, hi), (Bound::Unbounded, Bound::Unbounded))
+                && prefixes.iter().all(Vec::is_empty)
+                && prefixes.len() == 1
+        }
+        Access::RowidIn(_) | Access::RowidRange { .. } => false,
+    };
+    let count = *width;
+    let only_count =
+        !exprs.is_empty() && exprs.iter().all(|e| matches!(e, Expr::Column(c) if *c == count));
+    // The FROM item's local rows come widened into the statement's row.
+    let scan = match &**input {
+        Node::Widen { input, offset: 0, .. } => &**input,
+        other => other,
+    };
+    match scan {
+        Node::Scan { table, access, filter: None }
+            if keys.is_empty()
+                && aggs.len() == 1
+                && aggs[0].is_count_star()
+                && whole(access)
+                && only_count =>
+        {
+            Node::Count { table: table.clone(), width: *width }
+        }
+        _ => node,
+    }
 }
 
 pub(super) fn has_agg(e: &Expr) -> bool {

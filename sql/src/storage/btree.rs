@@ -425,6 +425,16 @@ impl RowStore for BtreeStore {
         with_tx!(self.tx, x => t.estimate_rows(x))
     }
 
+    fn count_rows(&self, table: &TableDef) -> Result<u64> {
+        let t = Table::open(page(table.root));
+        with_tx!(self.tx, x => t.count_rows(x))
+    }
+
+    fn count_index_entries(&self, index: &IndexDef) -> Result<u64> {
+        let ix = Index::open(page(index.root));
+        with_tx!(self.tx, x => ix.count_entries(x))
+    }
+
     fn index_insert(&self, index: &IndexDef, key: &[Value], rowid: i64) -> Result<()> {
         let mut buf = Vec::new();
         encode_entry(key, &index.desc, rowid, &mut buf);

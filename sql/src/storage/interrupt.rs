@@ -176,6 +176,14 @@ impl RowStore for Interrupted<'_> {
     fn estimate_rows(&self, table: &TableDef) -> Result<u64> {
         self.inner.estimate_rows(table)
     }
+    fn count_rows(&self, table: &TableDef) -> Result<u64> {
+        self.interrupt.check()?;
+        self.inner.count_rows(table)
+    }
+    fn count_index_entries(&self, index: &IndexDef) -> Result<u64> {
+        self.interrupt.check()?;
+        self.inner.count_index_entries(index)
+    }
     fn index_insert(&self, index: &IndexDef, key: &[Value], rowid: i64) -> Result<()> {
         self.interrupt.check()?;
         self.inner.index_insert(index, key, rowid)

@@ -388,6 +388,20 @@ impl RowStore for MemTxn {
         }
     }
 
+    /// `BTreeMap::len`: O(1), and the map holds the transaction's own
+    /// writes (undone on rollback), as a scan sees them.
+    fn count_rows(&self, table: &TableDef) -> Result<u64> {
+        self.estimate_rows(table)
+    }
+
+    fn count_index_entries(&self, index: &IndexDef) -> Result<u64> {
+        let data = self.store.data.lock();
+        match data.trees.get(&index.root) {
+            Some(Tree::Index(t)) => Ok(t.len() as u64),
+            _ => Err(missing(index.root)),
+        }
+    }
+
     fn index_insert(&self, index: &IndexDef, key: &[Value], rowid: i64) -> Result<()> {
         self.check_write()?;
         let mut data = self.store.data.lock();

@@ -171,6 +171,13 @@ pub trait RowStore {
     fn max_rowid(&self, table: &TableDef) -> Result<Option<i64>>;
     /// A cheap row-count estimate (for join ordering); need not be exact.
     fn estimate_rows(&self, table: &TableDef) -> Result<u64>;
+    /// The exact number of rows of `table`: what a full [`RowStore::scan`]
+    /// in this transaction would return (its own uncommitted writes
+    /// included), without decoding any row. `SELECT count(*) FROM t`
+    /// is answered from it (see `planner::select::count_star`).
+    fn count_rows(&self, table: &TableDef) -> Result<u64>;
+    /// The exact number of entries of `index`, as [`RowStore::count_rows`].
+    fn count_index_entries(&self, index: &IndexDef) -> Result<u64>;
     fn index_insert(&self, index: &IndexDef, key: &[Value], rowid: i64) -> Result<()>;
     fn index_delete(&self, index: &IndexDef, key: &[Value], rowid: i64) -> Result<()>;
     /// The rowid of some entry whose key equals `key` (UNIQUE checks).
