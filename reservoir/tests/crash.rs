@@ -35,7 +35,7 @@ use asadb_reservoir::{CrashFiles, Files, Job, JobId, JobState, Reservoir};
 use asadb_sql::session::{Engine, Params};
 use asadb_txn::{Db, Options};
 use scenario::{
-    A_ROWS, DIR, SCRIPT_B, SCRIPT_C, cfg, check_result_a, count, label, opts, script_a,
+    A_ROWS, DIR, SCRIPT_B, SCRIPT_C, cfg, check_result_a, completed, count, label, opts, script_a,
 };
 
 /// Recoveries tried per crash point (the ignored long test: 200).
@@ -222,12 +222,7 @@ fn check_restart(files: &CrashFiles, told: &Told, what: &str) {
         std::thread::sleep(Duration::from_millis(1));
     }
     let end = res.jobs();
-    let done = |l: &str| {
-        end.iter()
-            .filter(|j| label(j) == l)
-            .filter(|j| matches!(j.state, JobState::Completed | JobState::Delivered))
-            .count() as i64
-    };
+    let done = |l: &str| completed(&end, l);
     // Job D commits in two batches: an interrupted D that was not resumed
     // (it cannot be) may hold its first batch only.
     let d_rows = count(&engine, "SELECT count(*) FROM t WHERE a IN (4001, 4002)");

@@ -31,7 +31,7 @@ use asadb_pager::{Fault, FaultPlan};
 use asadb_reservoir::{FaultyFiles, Files, Job, JobId, JobState, MemFiles, Reservoir};
 use asadb_sql::session::{Engine, Params};
 use scenario::{
-    A_ROWS, DIR, SCRIPT_B, SCRIPT_C, cfg, check_result_a, count, label, opts, script_a,
+    A_ROWS, DIR, SCRIPT_B, SCRIPT_C, cfg, check_result_a, completed, count, label, opts, script_a,
 };
 
 const SCRIPT_E: &str =
@@ -230,12 +230,7 @@ fn run(plan: FaultPlan, what: &str) -> (u64, u64) {
     }
     settle(&res);
     let end = res.jobs();
-    let done = |l: &str| {
-        end.iter()
-            .filter(|j| label(j) == l)
-            .filter(|j| matches!(j.state, JobState::Completed | JobState::Delivered))
-            .count() as i64
-    };
+    let done = |l: &str| completed(&end, l);
     let ran_b = end.iter().filter(|j| label(j) == "B" && j.fingerprint.is_some()).count() as i64;
     for j in &end {
         assert!(

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use asadb_reservoir::{Config, Job, JobId, Reservoir, SubmitOptions};
+use asadb_reservoir::{Config, Job, JobId, JobState, Reservoir, SubmitOptions};
 use asadb_sql::Value;
 use asadb_sql::session::{Engine, Outcome, Params};
 
@@ -74,4 +74,12 @@ pub fn check_result_a(res: &Reservoir, id: JobId, what: &str) {
         }
     }
     assert_eq!(seen as i64, A_ROWS, "{what}");
+}
+
+/// How many of `jobs` labelled `l` ended completed (or delivered).
+pub fn completed(jobs: &[Job], l: &str) -> i64 {
+    jobs.iter()
+        .filter(|j| label(j) == l)
+        .filter(|j| matches!(j.state, JobState::Completed | JobState::Delivered))
+        .count() as i64
 }
