@@ -352,70 +352,6 @@ fn parse(sql: &str) -> Result<Vec<crate::parse::Parsed>> {
         .collect())
 }
 
-/// `PRAGMA integrity_check` / `quick_check`: `ok`, or one row per
-/// problem ([`crate::integrity`], on the committed database). The
-/// in-memory store has no pages to check and answers `ok`.
-fn integrity_answer(engine: &Engine, name: &str) -> Result<pragma::Answer> {
-    let problems = match engine.db() {
-        None => Vec::new(),
-        Some(_) => engine.integrity_check()?.problems,
-    };
-    let rows = if problems.is_empty() {
-        vec![vec![Value::Text("ok".into())]]
-    } else {
-        problems.into_iter().map(|p| vec![Value::Text(p)]).collect()
-    };
-    Ok(pragma::Answer { columns: vec![name.to_string()], rows })
-}
-
-/// `PRAGMA foreign_key_check`: SQLite's `table, rowid, parent, fkid` for
-/// every child row whose parent key has no parent row
-/// ([`pragma::foreign_key_check`] writes the query of each key).
-fn foreign_key_check(
-    p: &pragma::Pragma,
-    store: &dyn RowStore,
-    schema: &Schema,
-    budget: usize,
-) -> Result<pragma::Answer> {
-    // (table's position, rowid, fkid) orders the answer as SQLite's: table
-    // by table, each table's rows in rowid order, a row's keys by id.
-    type Key = (usize, Option<i64>, i64);
-    let mut keyed: Vec<(Key, Vec<Value>)> = Vec::new();
-    let mut tables: Vec<String> = Vec::new();
-    for probe in pragma::foreign_key_check(p, schema)? {
-        if tables.last() != Some(&probe.child) {
-            tables.push(probe.child.clone());
-        }
-        let tpos = tables.len() - 1;
-        let stmt = crate::parse::parse_one(&probe.sql)?;
-        let ast::Statement::Query(q) = &stmt else {
-            return Err(Error::Corrupt("foreign_key_check: not a query".into()));
-        };
-        let (_, mut op, pv) = plan_select(store, schema, q, &Params::None, None)?;
-        let cache = ExecState::default();
-        let mut cx = Context::new(store, &pv, &cache);
-        cx.budget = budget;
-        while let Some(r) = op.next(&cx)? {
-            let rowid = r.into_iter().next().unwrap_or(Value::Null);
-            let key =
-                (tpos, if let Value::Integer(i) = rowid { Some(i) } else { None }, probe.fkid);
-            keyed.push((
-                key,
-                vec![
-                    Value::Text(probe.child.clone()),
-                    rowid,
-                    Value::Text(probe.parent.clone()),
-                    Value::Integer(probe.fkid),
-                ],
-            ));
-        }
-    }
-    keyed.sort_by_key(|(k, _)| *k);
-    let rows = keyed.into_iter().map(|(_, r)| r).collect();
-    let columns = ["table", "rowid", "parent", "fkid"].iter().map(|c| c.to_string()).collect();
-    Ok(pragma::Answer { columns, rows })
-}
-
 /// Values for a statement's parameter slots.
 fn resolve_params(map: &ParamMap, params: &Params) -> Result<Vec<Value>> {
     Ok(match params {
@@ -727,7 +663,7 @@ impl Session {
                 counters: self.counters,
             });
         };
-        let _settings = pragma::with_settings(&self.settings);
+        let _settings = pragma::with_connection(&self.settings, self.engine.db());
         match self.txn.take() {
             Some(t) => {
                 let schema = self.schema_in_txn(&*t);
@@ -919,12 +855,16 @@ impl Session {
     /// rest runs in autocommit or in the open transaction.
     fn pragma(&mut self, p: &pragma::Pragma) -> Result<Outcome> {
         let answer = if p.is_integrity_check() {
-            integrity_answer(&self.engine, &p.name)?
+            self.with_store(false, false, |_, schema| {
+                pragma::integrity_target(p, schema)?;
+                Ok(Outcome::Ok)
+            })?;
+            pragma::integrity_answer(self.engine.db(), &p.name)?
         } else if p.name == "foreign_key_check" {
             let mut answer = pragma::Answer::nothing();
             let budget = self.engine.memory_budget();
             self.with_store(false, false, |store, schema| {
-                answer = foreign_key_check(p, store, schema, budget)?;
+                answer = pragma::foreign_key_check_answer(p, store, schema, budget)?;
                 Ok(Outcome::Ok)
             })?;
             answer
@@ -1013,7 +953,7 @@ impl Session {
         let range = self.range.clone();
         let budget = self.engine.memory_budget();
         let kind = StatementKind::of(stmt);
-        let _settings = pragma::with_settings(&self.settings);
+        let _settings = pragma::with_connection(&self.settings, self.engine.db());
         let fk = self.fk_checks();
         let counters = crate::counters::with_counters(self.counters);
         let last_rowid = self.counters.last_insert_rowid;

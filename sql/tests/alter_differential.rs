@@ -122,6 +122,38 @@ fn rename_column_rewrites_every_mention() {
     ]);
 }
 
+/// A view's names are resolved, as SQLite's rename does: a subquery's
+/// own column of the same name, another table's, a CTE's column list and
+/// a result alias stay; a view the rename would break fails the ALTER
+/// (`error in view … after rename`) and changes nothing.
+#[test]
+fn rename_column_in_views_follows_name_resolution() {
+    check_each(&[
+        "CREATE TABLE t(x, y)",
+        "CREATE TABLE o(x, z)",
+        "CREATE VIEW v1 AS SELECT x, (SELECT x FROM o WHERE o.z = t.y) AS ox FROM t",
+        "CREATE VIEW v2 AS SELECT t.x AS tx, o.x AS ox FROM t JOIN o ON o.z = t.y",
+        "CREATE VIEW v3 AS SELECT y FROM t WHERE EXISTS (SELECT 1 FROM o WHERE x = 1)",
+        "CREATE VIEW v4 AS SELECT x AS y, 'x' AS s, \"x\" FROM t",
+        "CREATE VIEW v5 AS WITH c(x) AS (SELECT z FROM o) SELECT c.x, t.x FROM c, t",
+        "CREATE VIEW v6 AS SELECT x FROM o WHERE z IN (SELECT y FROM t WHERE x > 0)",
+        "CREATE VIEW v7 AS SELECT s.x FROM (SELECT x, y FROM t WHERE t.x IS NOT NULL) AS s",
+        "CREATE VIEW v8 AS SELECT y FROM t WHERE x IN (SELECT z FROM o WHERE o.x = t.x)",
+        "CREATE VIEW on_v AS SELECT * FROM v2 WHERE tx > 0",
+        "INSERT INTO t VALUES (1, 2)",
+        "INSERT INTO o VALUES (3, 2)",
+        "ALTER TABLE t RENAME COLUMN x TO w",
+        "SELECT * FROM v1",
+        "SELECT * FROM v6",
+        "ALTER TABLE o RENAME COLUMN x TO q",
+        "SELECT * FROM v8",
+        // A derived table's column that a rename would take from its outer query.
+        "CREATE TABLE u(k)",
+        "CREATE VIEW v10 AS SELECT k FROM (SELECT k FROM u)",
+        "ALTER TABLE u RENAME COLUMN k TO kk",
+    ]);
+}
+
 #[test]
 fn rename_table_rewrites_every_mention() {
     check_each(&[

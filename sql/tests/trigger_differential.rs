@@ -191,38 +191,38 @@ fn temp_triggers_are_refused() {
     }
 }
 
-/// REPLACE's deletions fire DELETE triggers in SQLite exactly when
-/// recursive triggers are on; AsaDB matches with the pragma off and
-/// refuses (rather than skip the triggers) with it on.
+/// REPLACE's deletions fire DELETE triggers (BEFORE and AFTER) exactly
+/// when recursive triggers are on, for a rowid conflict and a UNIQUE one,
+/// from INSERT, UPDATE and upsert alike; a BEFORE trigger's RAISE(IGNORE)
+/// keeps the row and the statement fails on the conflict, undone whole.
 #[test]
 fn replace_deleting_under_recursive_triggers() {
-    check(&[
-        "CREATE TABLE t(a INTEGER PRIMARY KEY, b UNIQUE)",
+    let setup = [
+        "CREATE TABLE t(a INTEGER PRIMARY KEY, b UNIQUE, c)",
         "CREATE TABLE log(x)",
-        "CREATE TRIGGER td AFTER DELETE ON t BEGIN INSERT INTO log VALUES (old.a); END",
-        "INSERT INTO t VALUES (1, 'x'), (2, 'y')",
-        "REPLACE INTO t VALUES (3, 'x')",
-        "INSERT OR REPLACE INTO t VALUES (2, 'z')",
-        "SELECT * FROM t ORDER BY a",
-        "SELECT * FROM log",
-    ]);
-    use asadb_sql::session::{Engine, Params};
-    let mut s = Engine::memory().session();
-    for sql in [
-        "CREATE TABLE t(a INTEGER PRIMARY KEY, b UNIQUE)",
-        "CREATE TABLE log(x)",
-        "CREATE TRIGGER td AFTER DELETE ON t BEGIN INSERT INTO log VALUES (old.a); END",
-        "INSERT INTO t VALUES (1, 'x')",
-        "PRAGMA recursive_triggers = ON",
-    ] {
-        s.execute(sql, &Params::None).unwrap();
+        "CREATE TRIGGER bd BEFORE DELETE ON t BEGIN \
+         INSERT INTO log VALUES ('bd ' || old.a || ' ' || old.b); \
+         SELECT RAISE(IGNORE) WHERE old.c = 'keep'; END",
+        "CREATE TRIGGER ad AFTER DELETE ON t BEGIN INSERT INTO log VALUES ('ad ' || old.a); END",
+        "INSERT INTO t VALUES (1, 'x', 1), (2, 'y', 2), (7, 'k', 'keep')",
+    ];
+    for pragma in ["PRAGMA recursive_triggers = OFF", "PRAGMA recursive_triggers = ON"] {
+        let mut script = vec![pragma];
+        script.extend(setup);
+        script.extend([
+            "REPLACE INTO t VALUES (3, 'x', 3)",
+            "INSERT OR REPLACE INTO t VALUES (2, 'z', 4)",
+            "INSERT OR REPLACE INTO t VALUES (5, 'y', 5), (6, 'z', 6)",
+            "UPDATE OR REPLACE t SET b = 'y' WHERE a = 3",
+            "INSERT INTO t VALUES (8, 'y', 8) ON CONFLICT(a) DO UPDATE SET c = 0",
+            "INSERT OR REPLACE INTO t VALUES (7, 'n', 9)",
+            "INSERT OR REPLACE INTO t VALUES (9, 'k', 9)",
+            "SELECT * FROM t ORDER BY a",
+            "SELECT * FROM log",
+            "PRAGMA integrity_check",
+        ]);
+        check(&script);
     }
-    for sql in ["REPLACE INTO t VALUES (3, 'x')", "INSERT OR REPLACE INTO t VALUES (1, 'w')"] {
-        let e = s.execute(sql, &Params::None).unwrap_err();
-        assert!(matches!(e, asadb_sql::Error::Unsupported(_)), "{sql}: {e}");
-    }
-    // A REPLACE that deletes nothing still runs.
-    s.execute("REPLACE INTO t VALUES (4, 'v')", &Params::None).unwrap();
 }
 
 /// `NEW.c` compares with its column's affinity and collation.

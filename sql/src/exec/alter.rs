@@ -258,25 +258,101 @@ fn rename_column(
         return Err(Error::InvalidInput(format!("duplicate column name: {}", new.value)));
     }
     let col = t.columns[ci].name.clone();
+    let schema = Schema::load(store)?;
+    let mut views = Vec::new();
     for mut r in catalog::catalog_rows(store)? {
         let Some(kind) = Kind::of(&r.kind) else { continue };
         if r.sql.is_empty() {
             continue;
         }
-        let edits: Vec<(Range<usize>, String)> =
-            refs::column_mentions(&r.sql, kind, &r.tbl_name, &t.name, &col)
-                .into_iter()
-                .map(|g| {
-                    let s = column_replacement(&r.sql[g.clone()], new);
-                    (g, s)
-                })
-                .collect();
+        let mentions = match kind {
+            Kind::View => {
+                views.push(r.name.clone());
+                view_column_mentions(store, &schema, &r.name, &t.name, &col)?
+            }
+            _ => refs::column_mentions(&r.sql, kind, &r.tbl_name, &t.name, &col),
+        };
+        let edits: Vec<(Range<usize>, String)> = mentions
+            .into_iter()
+            .map(|g| {
+                let s = column_replacement(&r.sql[g.clone()], new);
+                (g, s)
+            })
+            .collect();
         if !edits.is_empty() {
             r.sql = splice(&r.sql, &edits);
             put_row(store, &r)?;
         }
     }
-    recheck(store)
+    recheck(store)?;
+    // As SQLite: every view must still resolve its names.
+    let schema = Schema::load(store)?;
+    for name in views {
+        plan_view(store, &schema, &name, &mut None).map_err(|e| {
+            Error::InvalidInput(format!("error in view {name} after rename: {}", message(&e)))
+        })?;
+    }
+    Ok(())
+}
+
+/// The byte ranges of view `name`'s text that name column `col` of
+/// `table`: found by planning the view, as SQLite's rename resolves every
+/// name of the parsed view — a subquery's own column of the same name, a
+/// result alias or another table's column is left alone. A view that no
+/// longer plans fails the ALTER, as in SQLite (`error in view …`).
+fn view_column_mentions(
+    store: &dyn RowStore,
+    schema: &Schema,
+    name: &str,
+    table: &str,
+    col: &str,
+) -> Result<Vec<Range<usize>>> {
+    let mut watch = Some(crate::planner::bind::ColumnWatch {
+        table: table.to_string(),
+        column: col.to_string(),
+        hits: Vec::new(),
+    });
+    plan_view(store, schema, name, &mut watch)
+        .map_err(|e| Error::InvalidInput(format!("error in view {name}: {}", message(&e))))?;
+    let Some(v) = schema.view(name) else { return Ok(Vec::new()) };
+    let sql = &v.sql;
+    let mut out: Vec<Range<usize>> = Vec::new();
+    for span in watch.map(|w| w.hits).unwrap_or_default() {
+        let at = |l| crate::script::slowpath::offset_of(sql, l);
+        let (Some(a), Some(b)) = (at(span.start), at(span.end)) else { continue };
+        // The identifier as written (quoted or not) names the column.
+        let word = sql.get(a..b).unwrap_or("");
+        let bare = word.trim_matches(|c| matches!(c, '"' | '`' | '[' | ']'));
+        if bare.eq_ignore_ascii_case(col) && !out.contains(&(a..b)) {
+            out.push(a..b);
+        }
+    }
+    out.sort_by_key(|r| r.start);
+    Ok(out)
+}
+
+/// Plans view `name` (with `watch` on its own text, not the views it reads).
+fn plan_view(
+    store: &dyn RowStore,
+    schema: &Schema,
+    name: &str,
+    watch: &mut Option<crate::planner::bind::ColumnWatch>,
+) -> Result<()> {
+    let Some(v) = schema.view(name) else { return Ok(()) };
+    let mut b = crate::planner::Binder::new(schema, store);
+    b.source = Some(std::sync::Arc::from(v.sql.as_str()));
+    b.watch = watch.take();
+    let r = crate::planner::plan_query(&mut b, &v.query);
+    *watch = b.watch.take();
+    r.map(|_| ())
+}
+
+/// An error's message without its kind's prefix (SQLite's text).
+fn message(e: &Error) -> String {
+    match e {
+        Error::InvalidInput(m) | Error::NotFound(m) => m.clone(),
+        e => e.to_string(),
+    }
 }
 
 fn drop_column(

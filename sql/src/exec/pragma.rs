@@ -30,8 +30,11 @@
 //!   way to corrupt the database).
 //! - A pragma AsaDB does not know answers nothing and changes nothing, as
 //!   SQLite does for a pragma it does not know.
-//! - `foreign_key_check` runs one query per foreign key (the session
-//!   plans them, [`foreign_key_check`]); it is no table-valued function.
+//! - `foreign_key_check` runs one query per foreign key
+//!   ([`foreign_key_check_answer`]), as a statement and as
+//!   `pragma_foreign_key_check()`.
+//! - `pragma_list` lists the pragmas AsaDB answers (SQLite lists its own,
+//!   a longer list).
 //! - `database_list` names no file (`''`), also for a database on disk.
 //! - `integrity_check` / `quick_check` run [`crate::integrity`] on the
 //!   committed database (`ok`, else one row per problem); the in-memory
@@ -74,26 +77,73 @@ impl Default for Settings {
     }
 }
 
+/// Every pragma AsaDB answers, in name order (`PRAGMA pragma_list`).
+const PRAGMAS: &[&str] = &[
+    "application_id",
+    "busy_timeout",
+    "cache_size",
+    "case_sensitive_like",
+    "collation_list",
+    "compile_options",
+    "database_list",
+    "defer_foreign_keys",
+    "encoding",
+    "foreign_key_check",
+    "foreign_key_list",
+    "foreign_keys",
+    "freelist_count",
+    "function_list",
+    "ignore_check_constraints",
+    "index_info",
+    "index_list",
+    "index_xinfo",
+    "integrity_check",
+    "journal_mode",
+    "optimize",
+    "page_count",
+    "page_size",
+    "pragma_list",
+    "quick_check",
+    "recursive_triggers",
+    "schema_version",
+    "synchronous",
+    "table_info",
+    "table_list",
+    "table_xinfo",
+    "temp_store",
+    "user_version",
+    "wal_checkpoint",
+    "writable_schema",
+];
+
 thread_local! {
-    /// The settings of the session whose statement is being planned (the
-    /// table-valued `pragma_foreign_keys()` reads them).
-    static CURRENT: RefCell<Option<Settings>> = const { RefCell::new(None) };
+    /// The connection whose statement is being planned: its settings (the
+    /// table-valued `pragma_foreign_keys()` reads them) and its page
+    /// database, if it has one (`pragma_integrity_check()` checks it).
+    static CURRENT: RefCell<Option<(Settings, Option<asadb_txn::Db>)>> =
+        const { RefCell::new(None) };
 }
 
-/// Makes `s` the settings table-valued pragmas read until the guard drops.
-pub fn with_settings(s: &Settings) -> impl Drop + use<> {
-    struct Guard(Option<Settings>);
+/// Makes `s` and `db` what table-valued pragmas read until the guard
+/// drops.
+pub fn with_connection(s: &Settings, db: Option<&asadb_txn::Db>) -> impl Drop + use<> {
+    type Current = (Settings, Option<asadb_txn::Db>);
+    struct Guard(Option<Current>);
     impl Drop for Guard {
         fn drop(&mut self) {
             let old = self.0.take();
             CURRENT.with(|c| *c.borrow_mut() = old);
         }
     }
-    Guard(CURRENT.with(|c| c.borrow_mut().replace(s.clone())))
+    Guard(CURRENT.with(|c| c.borrow_mut().replace((s.clone(), db.cloned()))))
 }
 
 fn current_settings() -> Settings {
-    CURRENT.with(|c| c.borrow().clone()).unwrap_or_default()
+    CURRENT.with(|c| c.borrow().as_ref().map(|c| c.0.clone())).unwrap_or_default()
+}
+
+fn current_db() -> Option<asadb_txn::Db> {
+    CURRENT.with(|c| c.borrow().as_ref().and_then(|c| c.1.clone()))
 }
 
 /// A pragma's answer: SQLite's column names and rows (no rows and no
@@ -391,7 +441,18 @@ pub fn run(
         "freelist_count" => Ok(Answer::one("freelist_count", int(store.page_counts()?.1))),
         // Nothing to optimize (the planner reads no statistics it would
         // refresh); SQLite's answer has its one column and no row.
-        "optimize" => Ok(Answer::new(&["optimize"], Vec::new())),
+        // With mask bits 0x01 and 0x02 (`-1`, `0x10003`) SQLite lists the
+        // ANALYZE statements its heuristics would run: refused rather than
+        // answered with a list of ours.
+        "optimize" => match v.map(int_value) {
+            Some(mask) if mask & 3 == 3 => Err(Error::Unsupported(
+                "PRAGMA optimize with the 0x01 (report) mask: AsaDB's optimize runs nothing".into(),
+            )),
+            _ => Ok(Answer::new(&["optimize"], Vec::new())),
+        },
+        "pragma_list" => {
+            Ok(Answer::new(&["name"], PRAGMAS.iter().map(|n| vec![text(n)]).collect()))
+        }
         _ => report(p, &db, store, schema, settings),
     }
 }
@@ -814,6 +875,11 @@ pub fn table_function(
         "page_size",
         "page_count",
         "freelist_count",
+        "optimize",
+        "pragma_list",
+        "integrity_check",
+        "quick_check",
+        "foreign_key_check",
     ];
     if !REPORTS.contains(&pname) {
         return None;
@@ -828,6 +894,10 @@ pub fn table_function(
             | "index_info"
             | "index_xinfo"
             | "foreign_key_list"
+            | "foreign_key_check"
+            | "integrity_check"
+            | "quick_check"
+            | "optimize"
     );
     let max = if takes_arg { 2 } else { 1 };
     if args.len() > max {
@@ -843,15 +913,119 @@ pub fn table_function(
         Some(other) => other.to_text(),
     };
     let p = Pragma { name: pname.to_string(), schema: schema_name, value, is_eq: false };
+    if p.is_integrity_check() {
+        // The table-valued form takes its argument as a table name, always.
+        let r = match &p.value {
+            Some(Value::Null) | None => Ok(()),
+            Some(v) => integrity_table(schema, &v.to_text().unwrap_or_default()),
+        };
+        return Some(r.and_then(|()| integrity_answer(current_db().as_ref(), pname)));
+    }
+    if pname == "foreign_key_check" {
+        return Some(foreign_key_check_answer(&p, store, schema, super::sort::DEFAULT_BUDGET));
+    }
     let mut settings = current_settings();
     Some(run(&p, &mut settings, store, schema))
+}
+
+/// The argument of `PRAGMA integrity_check(x)`, as SQLite reads it: a
+/// number is the most problems to report (AsaDB reports them all); a
+/// name or a string (`'7'` too) names the table to check, which must
+/// exist (AsaDB then checks the whole database, that table included).
+pub fn integrity_target(p: &Pragma, schema: &Schema) -> Result<()> {
+    match &p.value {
+        Some(Value::Text(name)) => integrity_table(schema, name),
+        _ => Ok(()),
+    }
+}
+
+fn integrity_table(schema: &Schema, name: &str) -> Result<()> {
+    if schema.table(name).is_some() || schema.view(name).is_some() || catalog::is_schema_table(name)
+    {
+        return Ok(());
+    }
+    Err(Error::NotFound(format!("no such table: {name}")))
+}
+
+/// `PRAGMA integrity_check` / `quick_check` (and their table-valued
+/// forms): `ok`, or one row per problem ([`crate::integrity`], on the
+/// committed database `db`). The in-memory store (`None`) has no pages to
+/// check and answers `ok`.
+pub fn integrity_answer(db: Option<&asadb_txn::Db>, name: &str) -> Result<Answer> {
+    let problems = match db {
+        None => Vec::new(),
+        Some(db) => crate::integrity::check(db)?.problems,
+    };
+    let rows = if problems.is_empty() {
+        vec![vec![Value::Text("ok".into())]]
+    } else {
+        problems.into_iter().map(|p| vec![Value::Text(p)]).collect()
+    };
+    Ok(Answer { columns: vec![name.to_string()], rows })
+}
+
+/// `PRAGMA foreign_key_check` (and `pragma_foreign_key_check()`):
+/// SQLite's `table, rowid, parent, fkid` for every child row whose parent
+/// key has no parent row ([`foreign_key_check`] writes the query of each
+/// key), run within `budget` bytes.
+pub fn foreign_key_check_answer(
+    p: &Pragma,
+    store: &dyn RowStore,
+    schema: &Schema,
+    budget: usize,
+) -> Result<Answer> {
+    // (table's position, rowid, fkid) orders the answer as SQLite's: table
+    // by table, each table's rows in rowid order, a row's keys by id.
+    type Key = (usize, Option<i64>, i64);
+    let mut keyed: Vec<(Key, Vec<Value>)> = Vec::new();
+    let mut tables: Vec<String> = Vec::new();
+    for probe in foreign_key_check(p, schema)? {
+        if tables.last() != Some(&probe.child) {
+            tables.push(probe.child.clone());
+        }
+        let tpos = tables.len() - 1;
+        let stmt = crate::parse::parse_one(&probe.sql)?;
+        let ast::Statement::Query(q) = &stmt else {
+            return Err(Error::Corrupt("foreign_key_check: not a query".into()));
+        };
+        let mut b = crate::planner::Binder::new(schema, store);
+        let plan = crate::planner::plan_query(&mut b, q)?;
+        let mut op = super::build(&plan.node);
+        let cache = super::ExecState::default();
+        let mut cx = super::Context::new(store, &[], &cache);
+        cx.budget = budget;
+        while let Some(r) = op.next(&cx)? {
+            let rowid = r.into_iter().next().unwrap_or(Value::Null);
+            let key =
+                (tpos, if let Value::Integer(i) = rowid { Some(i) } else { None }, probe.fkid);
+            keyed.push((
+                key,
+                vec![
+                    Value::Text(probe.child.clone()),
+                    rowid,
+                    Value::Text(probe.parent.clone()),
+                    Value::Integer(probe.fkid),
+                ],
+            ));
+        }
+    }
+    keyed.sort_by_key(|(k, _)| *k);
+    let rows = keyed.into_iter().map(|(_, r)| r).collect();
+    let columns = ["table", "rowid", "parent", "fkid"].iter().map(|c| c.to_string()).collect();
+    Ok(Answer { columns, rows })
 }
 
 /// The arguments of `pragma_<name>(…)` in FROM. They are evaluated when
 /// the statement is planned, so each must be a literal (a string, a
 /// number, NULL); an argument naming an outer column (a correlated
 /// `pragma_table_info(m.name)`) is refused with a clear error.
-pub fn literal_args(name: &str, args: &[ast::FunctionArg]) -> Result<Vec<Value>> {
+/// `hex` reads a `0x…` token as its integer (`None`: it is `X'…'`, a blob,
+/// which no pragma takes).
+pub fn literal_args(
+    name: &str,
+    args: &[ast::FunctionArg],
+    hex: &dyn Fn(&ast::ValueWithSpan) -> Option<Value>,
+) -> Result<Vec<Value>> {
     let refuse = || {
         Error::Unsupported(format!(
             "{name}() arguments must be literals (a string or a number) in AsaDB"
@@ -862,21 +1036,22 @@ pub fn literal_args(name: &str, args: &[ast::FunctionArg]) -> Result<Vec<Value>>
             let ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(e)) = a else {
                 return Err(refuse());
             };
-            literal(e).ok_or_else(refuse)
+            literal(e, hex).ok_or_else(refuse)
         })
         .collect()
 }
 
-fn literal(e: &ast::Expr) -> Option<Value> {
+fn literal(e: &ast::Expr, hex: &dyn Fn(&ast::ValueWithSpan) -> Option<Value>) -> Option<Value> {
     match e {
-        ast::Expr::Nested(x) => literal(x),
+        ast::Expr::Nested(x) => literal(x, hex),
         ast::Expr::Value(v) => match &v.value {
             ast::Value::Number(n, _) => crate::planner::bind::number_literal(n).ok(),
             ast::Value::SingleQuotedString(s) => Some(Value::Text(s.clone())),
+            ast::Value::HexStringLiteral(_) => hex(v),
             ast::Value::Null => Some(Value::Null),
             _ => None,
         },
-        ast::Expr::UnaryOp { op: ast::UnaryOperator::Minus, expr } => match literal(expr)? {
+        ast::Expr::UnaryOp { op: ast::UnaryOperator::Minus, expr } => match literal(expr, hex)? {
             Value::Integer(i) => Some(Value::Integer(i.checked_neg()?)),
             Value::Real(f) => Some(Value::Real(-f)),
             _ => None,

@@ -189,11 +189,19 @@ fn pragma_value(parser: &mut Parser) -> Result<ast::ValueWithSpan, ParserError> 
         let t = parser.next_token();
         match t.token {
             Token::Number(n, _) => Ok(Value::Number(format!("{sign}{n}"), false)),
+            // SQLite reads a signed value with sqlite3Atoi, whose hex
+            // form has no sign: it stops at the `x` (`-0x10` is 0).
+            Token::HexStringLiteral(_) if is_hex_integer(&t) => {
+                Ok(Value::Number("0".into(), false))
+            }
             _ => parser.expected("a number", t),
         }
     };
     let v = match tok.token {
         Token::Number(n, _) => Value::Number(n, false),
+        Token::HexStringLiteral(ref h) if is_hex_integer(&tok) => {
+            Value::Number(pragma_hex(h).to_string(), false)
+        }
         Token::Minus => signed(parser, "-")?,
         Token::Plus => signed(parser, "")?,
         Token::SingleQuotedString(s) => Value::SingleQuotedString(s),
@@ -202,6 +210,26 @@ fn pragma_value(parser: &mut Parser) -> Result<ast::ValueWithSpan, ParserError> 
         _ => return parser.expected("a pragma value", tok),
     };
     Ok(v.with_span(span))
+}
+
+/// `0x1F` (not `X'1F'`: sqlparser gives both as one token kind). The
+/// token's width tells them apart: two characters of prefix against three
+/// of quoting.
+fn is_hex_integer(tok: &sqlparser::tokenizer::TokenWithSpan) -> bool {
+    let Token::HexStringLiteral(h) = &tok.token else { return false };
+    let (a, b) = (tok.span.start, tok.span.end);
+    a.line == b.line && b.column.saturating_sub(a.column) == h.chars().count() as u64 + 2
+}
+
+/// A pragma's hex value as SQLite's `sqlite3Atoi` reads it: a positive
+/// 32-bit integer of at most 8 significant digits, anything else 0
+/// (`PRAGMA user_version = 0x10` sets 16).
+fn pragma_hex(digits: &str) -> i64 {
+    let significant = digits.trim_start_matches('0');
+    match u32::from_str_radix(if significant.is_empty() { "0" } else { significant }, 16) {
+        Ok(v) if significant.len() <= 8 && v < 0x8000_0000 => i64::from(v),
+        _ => 0,
+    }
 }
 
 fn parse_vacuum(parser: &mut Parser) -> Result<Statement, ParserError> {

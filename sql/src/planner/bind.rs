@@ -92,6 +92,15 @@ impl ScopeTable {
     }
 }
 
+/// The column [`Binder::watch`] looks for, and the identifiers (their
+/// spans in the text being planned) found to name it.
+#[derive(Clone, Debug, Default)]
+pub struct ColumnWatch {
+    pub table: String,
+    pub column: String,
+    pub hits: Vec<sqlparser::tokenizer::Span>,
+}
+
 /// The names of one query level.
 #[derive(Clone, Debug, Default)]
 pub struct Scope {
@@ -154,6 +163,14 @@ pub struct Binder<'a> {
     pub aliases: Vec<(String, Expr)>,
     /// The statement's text, for result column names as written.
     pub source: Option<Arc<str>>,
+    /// Collects the places that name one column of one table, as the
+    /// names resolve (ALTER TABLE … RENAME COLUMN rewrites a view's text
+    /// there, as SQLite's `sqlite_rename_column` does). Not carried into
+    /// the views a query reads: their texts are their own.
+    pub watch: Option<ColumnWatch>,
+    /// Set by [`Binder::resolve`] when the name it resolved is the
+    /// watched column.
+    watch_hit: bool,
     /// Expressions being bound, outermost first (see [`MAX_EXPR_DEPTH`]).
     depth: usize,
 }
@@ -322,7 +339,18 @@ impl<'a> Binder<'a> {
             query_depth: 0,
             aliases: Vec::new(),
             source: None,
+            watch: None,
+            watch_hit: false,
             depth: 0,
+        }
+    }
+
+    /// Records `span` if the name just resolved is the watched column.
+    fn watched(&mut self, span: sqlparser::tokenizer::Span) {
+        if std::mem::take(&mut self.watch_hit)
+            && let Some(w) = &mut self.watch
+        {
+            w.hits.push(span);
         }
     }
 
@@ -344,6 +372,7 @@ impl<'a> Binder<'a> {
 
     /// Resolves a column name to an expression.
     pub fn resolve(&mut self, qual: Option<&str>, name: &str) -> Result<Option<Expr>> {
+        self.watch_hit = false;
         let n = self.scopes.len();
         for level in (0..n).rev() {
             // Matches, left to right. A column merged by USING / NATURAL
@@ -369,6 +398,12 @@ impl<'a> Binder<'a> {
                         if (is_rowid && !hidden) || name == INTERNAL_ROWID { t.rowid } else { None }
                     });
                 let Some(i) = hit else { continue };
+                if let Some(w) = &self.watch
+                    && t.table.as_ref().is_some_and(|tt| tt.name.eq_ignore_ascii_case(&w.table))
+                    && t.columns.get(i).is_some_and(|c| c.0.eq_ignore_ascii_case(&w.column))
+                {
+                    self.watch_hit = true;
+                }
                 if merged {
                     match t.join {
                         JoinKind::Right if !found.is_empty() => found = vec![t.offset + i],
@@ -616,7 +651,10 @@ impl<'a> Binder<'a> {
         use ast::Expr as A;
         Ok(match e {
             A::Identifier(id) => match self.resolve(None, &id.value)? {
-                Some(x) => x,
+                Some(x) => {
+                    self.watched(id.span);
+                    x
+                }
                 None if self.aliases.iter().any(|a| a.0.eq_ignore_ascii_case(&id.value)) => {
                     let a = self.aliases.iter().find(|a| a.0.eq_ignore_ascii_case(&id.value));
                     a.expect("checked").1.clone()
@@ -632,7 +670,10 @@ impl<'a> Binder<'a> {
                 }
                 let (q, c) = (&parts[n - 2].value, &parts[n - 1].value);
                 match self.resolve(Some(q), c)? {
-                    Some(x) => x,
+                    Some(x) => {
+                        self.watched(parts[n - 1].span);
+                        x
+                    }
                     None => match trigger_value(q, c)? {
                         Some(x) if n == 2 => x,
                         _ => return Err(Error::InvalidInput(format!("no such column: {q}.{c}"))),
@@ -1016,7 +1057,7 @@ impl<'a> Binder<'a> {
 
     /// `0x1F` (an integer) and `X'1F'` (a blob) are the same sqlparser
     /// token; the statement's text tells them apart.
-    fn hex_integer(&self, v: &ast::ValueWithSpan) -> Result<Option<Value>> {
+    pub(super) fn hex_integer(&self, v: &ast::ValueWithSpan) -> Result<Option<Value>> {
         let ast::Value::HexStringLiteral(h) = &v.value else { return Ok(None) };
         let src = match &self.source {
             Some(s) => s.clone(),

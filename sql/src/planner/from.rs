@@ -162,7 +162,8 @@ pub(super) fn factor_rel(b: &mut Binder, f: &ast::TableFactor) -> Result<Rel> {
         {
             let tname = object_name(name)?;
             let shown = alias.as_ref().map_or_else(|| tname.clone(), |a| a.name.value.clone());
-            let values = match crate::exec::pragma::literal_args(&tname, &args.args) {
+            let hex = |v: &ast::ValueWithSpan| b.hex_integer(v).ok().flatten();
+            let values = match crate::exec::pragma::literal_args(&tname, &args.args, &hex) {
                 Ok(v) => v,
                 // Arguments that read a row (`pragma_table_info(m.name)`):
                 // a table-valued function called per row.
@@ -201,10 +202,13 @@ pub(super) fn factor_rel(b: &mut Binder, f: &ast::TableFactor) -> Result<Rel> {
             }
             if let Some(v) = b.schema.view(&tname).cloned() {
                 // The view's spans point into its own stored text.
+                let watch = b.watch.take();
                 let plan = b.isolated(|b| {
                     b.source = Some(Arc::from(v.sql.as_str()));
                     plan_query(b, &v.query)
-                })?;
+                });
+                b.watch = watch;
+                let plan = plan?;
                 return Ok(query_rel(plan, shown, &v.columns));
             }
             let temp = name.0.len() > 1

@@ -202,19 +202,20 @@ impl<'a> Target<'a> {
             match action {
                 Conflict::Ignore => return Ok(false),
                 Conflict::Replace => {
-                    if let Some(old) = store.get(&self.table, other)? {
-                        self.delete_replaced(store, cx, other, old)?;
+                    if let Some(old) = store.get(&self.table, other)?
+                        && !self.delete_replaced(store, cx, other, old)?
+                    {
+                        return Err(self.unique_failed(&ik.index));
                     }
                 }
-                Conflict::Abort => {
-                    return Err(Error::Constraint(format!(
-                        "UNIQUE constraint failed: {}",
-                        self.index_constraint(&ik.index)
-                    )));
-                }
+                Conflict::Abort => return Err(self.unique_failed(&ik.index)),
             }
         }
         Ok(true)
+    }
+
+    fn unique_failed(&self, ix: &IndexDef) -> Error {
+        Error::Constraint(format!("UNIQUE constraint failed: {}", self.index_constraint(ix)))
     }
 
     fn constraint(&self, cols: &[usize]) -> String {
@@ -265,28 +266,40 @@ impl<'a> Target<'a> {
     }
 
     /// Removes the row a REPLACE displaces, with its foreign key actions
-    /// (as SQLite's REPLACE does when foreign keys are on).
+    /// (as SQLite's REPLACE does when foreign keys are on) and, when
+    /// `PRAGMA recursive_triggers` is on, the table's DELETE triggers
+    /// (SQLite fires them for REPLACE's deletions exactly then): BEFORE,
+    /// the deletion and its actions, AFTER. `Ok(false)`: a BEFORE
+    /// trigger's `RAISE(IGNORE)` kept the row, so the conflict stands and
+    /// the caller fails with it (as SQLite does).
     fn delete_replaced(
         &self,
         store: &dyn RowStore,
         cx: &Context,
         rowid: i64,
         stored: Row,
-    ) -> Result<()> {
-        // SQLite fires DELETE triggers for REPLACE's deletions exactly when
-        // recursive triggers are on; that is not built: refused rather
-        // than run without them.
-        if self.nesting.recursive_triggers
-            && TableTriggers::new(self.schema, &self.table, Event::Delete).is_some()
-        {
-            return Err(Error::Unsupported(format!(
-                "REPLACE deleting a row of {} while PRAGMA recursive_triggers is on (its DELETE \
-                 triggers would fire, which AsaDB does not do yet)",
-                self.table.name
-            )));
+    ) -> Result<bool> {
+        let triggers = match self.nesting.recursive_triggers {
+            true => TableTriggers::new(self.schema, &self.table, Event::Delete),
+            false => None,
+        };
+        let Some(tt) = triggers else {
+            self.delete(store, cx, rowid, &stored)?;
+            self.parent_gone(store, &table_row(&self.table, rowid, stored), None)?;
+            return Ok(true);
+        };
+        let old = table_row(&self.table, rowid, stored);
+        if !tt.before(store, self.schema, self.nesting, Some(&old), None)? {
+            return Ok(false);
         }
-        self.delete(store, cx, rowid, &stored)?;
-        self.parent_gone(store, &table_row(&self.table, rowid, stored), None)
+        // The trigger may have changed or removed the row.
+        let Some(now) = store.get(&self.table, rowid)? else { return Ok(true) };
+        let old = table_row(&self.table, rowid, now.clone());
+        self.delete(store, cx, rowid, &now)?;
+        self.parent_gone(store, &old, None)?;
+        tt.after(store, self.schema, self.nesting, Some(&old), None)?;
+        self.max_rowid.set(None);
+        Ok(true)
     }
 
     /// A row of this table went (`new`: the row replacing it, for an
@@ -564,8 +577,10 @@ impl<'a> Target<'a> {
             Error::Constraint(format!("UNIQUE constraint failed: {what}"))
         };
         if action == Conflict::Replace {
-            if let Some(old) = store.get(t, rowid)? {
-                self.delete_replaced(store, cx, rowid, old)?;
+            if let Some(old) = store.get(t, rowid)?
+                && !self.delete_replaced(store, cx, rowid, old)?
+            {
+                return Err(rowid_taken(t));
             }
         } else if !store.insert_new(t, rowid, stored)? {
             // One descent checked the rowid and wrote the row.
