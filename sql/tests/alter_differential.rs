@@ -154,6 +154,35 @@ fn rename_column_in_views_follows_name_resolution() {
     ]);
 }
 
+/// A trigger program's names resolve statement by statement: a SELECT's
+/// own FROM items first (another table's column of the same name stays),
+/// then the statement's target; the header counts only on the table.
+#[test]
+fn rename_column_in_triggers_follows_name_resolution() {
+    check_each(&[
+        "CREATE TABLE t(x, y)",
+        "CREATE TABLE o(x, z)",
+        "CREATE TABLE lg(x, m)",
+        "CREATE TRIGGER tr AFTER INSERT ON o BEGIN UPDATE t SET x = new.x WHERE x = new.z; \
+         INSERT INTO t(x) SELECT x FROM o; \
+         INSERT INTO lg(x) SELECT x FROM t WHERE y IN (SELECT z FROM o WHERE o.x = t.x); \
+         DELETE FROM lg WHERE x = 1; END",
+        "CREATE TRIGGER tr2 AFTER UPDATE OF x ON t WHEN new.x > old.x BEGIN \
+         INSERT INTO lg VALUES (new.x, (SELECT count(*) FROM o WHERE x = new.x)); \
+         UPDATE o SET x = 0 WHERE z = new.y; SELECT x FROM t AS tt WHERE tt.x = 2; END",
+        "CREATE TRIGGER tr3 AFTER UPDATE OF x ON o BEGIN \
+         INSERT INTO lg SELECT a.x, b.x FROM t AS a JOIN o b ON a.y = b.z WHERE a.x > 0; END",
+        "ALTER TABLE t RENAME COLUMN x TO w",
+        "ALTER TABLE o RENAME COLUMN x TO q",
+        "INSERT INTO t VALUES (5, 2)",
+        "INSERT INTO o VALUES (1, 2)",
+        "UPDATE t SET w = 9",
+        "UPDATE o SET q = 3",
+        "SELECT * FROM lg ORDER BY rowid",
+        "SELECT * FROM t ORDER BY rowid",
+    ]);
+}
+
 #[test]
 fn rename_table_rewrites_every_mention() {
     check_each(&[

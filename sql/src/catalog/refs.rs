@@ -2,9 +2,10 @@
 //! the tokens ALTER TABLE … RENAME rewrites and DROP COLUMN refuses on.
 //!
 //! SQLite finds them by resolving every name of the parsed statement
-//! (`sqlite_rename_column`, `sqlite_rename_table`); we find them by a
-//! token scan of the text with the same scoping rules where the text
-//! decides them alone:
+//! (`sqlite_rename_column`, `sqlite_rename_table`). A view's column
+//! mentions for RENAME COLUMN are found that way too, by planning the view
+//! (`exec::alter`, the binder's `ColumnWatch`). Everything else is a token
+//! scan of the text with SQLite's scoping rules:
 //! - in a table's own text: its column names, the columns of its
 //!   PRIMARY KEY / UNIQUE / FOREIGN KEY lists, CHECK and generated-column
 //!   expressions, and a self-referencing `REFERENCES t(…)` list — not
@@ -12,15 +13,20 @@
 //!   another table's `REFERENCES`;
 //! - in another table's text: only `REFERENCES t(…)` lists;
 //! - in an index on the table: its key parts and WHERE;
-//! - in a view or trigger that names the table (a trigger on it
-//!   included): every column reference that is unqualified or qualified
-//!   by the table, one of its aliases (`t AS x`), or `new` / `old` of a
-//!   trigger on it — not result aliases (`AS name`) or function names.
+//! - in a trigger: the header (`UPDATE OF`, WHEN) only for a trigger on
+//!   the table; in its program, a name resolves to the innermost SELECT
+//!   whose FROM items have such a column (the catalog says which do), else
+//!   to the statement's target table; qualified names by their qualifier
+//!   (the table, an alias of it, `new`/`old` of a trigger on it);
+//! - in a view (DROP COLUMN's check): every column reference that is
+//!   unqualified or qualified by the table or one of its aliases — not
+//!   result aliases (`AS name`) or function names.
 //!
-//! The approximation: an unqualified name in a view or trigger that
-//! joins the table with another table having a column of the same name
-//! is taken for the table's (SQLite resolves it; such a name is ambiguous
-//! there unless qualified, so well-formed schemas rarely have it).
+//! Approximations left: a view's unqualified name in DROP COLUMN's check
+//! (a false positive refuses the DROP, never corrupts a text); a trigger's
+//! SELECT that reads a table and also has a FROM subquery or CTE with a
+//! column of the same name (a name the catalog does not know is taken as
+//! possibly that relation's: left alone).
 
 use std::ops::Range;
 
@@ -131,12 +137,17 @@ impl Kind {
 
 /// The tokens of the `CREATE` text `sql` of an object of `kind` on table
 /// `own` (its `tbl_name`) that name column `col` of table `table`.
+///
+/// `has_column(t, c)`: whether table or view `t` has a column `c` (true
+/// for a name the catalog does not know, such as a CTE: a name that may
+/// be its column is not taken for `table`'s).
 pub fn column_mentions(
     sql: &str,
     kind: Kind,
     own: &str,
     table: &str,
     col: &str,
+    has_column: &dyn Fn(&str, &str) -> bool,
 ) -> Vec<Range<usize>> {
     let Some(toks) = tokens(sql) else { return Vec::new() };
     let on_table = own.eq_ignore_ascii_case(table);
@@ -148,7 +159,13 @@ pub fn column_mentions(
             body(&toks[from..], &[table], col)
         }
         Kind::Index => Vec::new(),
-        Kind::View | Kind::Trigger => {
+        Kind::Trigger => {
+            if !on_table && table_mentions(sql, table).is_empty() {
+                return Vec::new();
+            }
+            trigger(&toks, on_table, table, col, has_column)
+        }
+        Kind::View => {
             if !on_table && table_mentions(sql, table).is_empty() {
                 return Vec::new();
             }
@@ -173,6 +190,257 @@ pub fn column_mentions(
             body(toks, &q, col)
         }
     }
+}
+
+/// Words after which a FROM item has no alias.
+const NOT_ALIAS: &[&str] = &[
+    "JOIN",
+    "LEFT",
+    "RIGHT",
+    "INNER",
+    "CROSS",
+    "NATURAL",
+    "FULL",
+    "OUTER",
+    "INDEXED",
+    "NOT",
+    "BEGIN",
+    "FOR",
+    "WHEN",
+    "WHERE",
+    "GROUP",
+    "ORDER",
+    "LIMIT",
+    "HAVING",
+    "WINDOW",
+    "UNION",
+    "EXCEPT",
+    "INTERSECT",
+    "ON",
+    "USING",
+    "SET",
+    "END",
+    "VALUES",
+    "SELECT",
+    "RETURNING",
+];
+
+/// Words that end a SELECT's FROM list (at its own nesting).
+const FROM_CLAUSE_END: &[&str] = &["WHERE", "GROUP", "ORDER", "LIMIT", "HAVING", "WINDOW"];
+
+/// Words that end one SELECT of a compound.
+const SELECT_END: &[&str] = &["UNION", "EXCEPT", "INTERSECT"];
+
+/// The nesting depth of each token (a parenthesis counts inside).
+fn depths(toks: &[Tok]) -> Vec<usize> {
+    let mut d = 0usize;
+    toks.iter()
+        .map(|t| match t.token {
+            Token::LParen => {
+                d += 1;
+                d - 1
+            }
+            Token::RParen => {
+                d = d.saturating_sub(1);
+                d
+            }
+            _ => d,
+        })
+        .collect()
+}
+
+/// One FROM item: the table's name (`None` for a subquery).
+struct Item {
+    table: Option<String>,
+}
+
+/// A SELECT of a trigger's program: where its names resolve.
+struct SelectScope {
+    start: usize,
+    end: usize,
+    items: Vec<Item>,
+}
+
+/// The SELECT starting at `s` (a `SELECT` keyword): its extent and FROM
+/// items.
+fn select_scope(toks: &[Tok], depth: &[usize], s: usize) -> SelectScope {
+    let d = depth[s];
+    let mut end = toks.len();
+    for j in s + 1..toks.len() {
+        if depth[j] < d
+            || (depth[j] == d && (t_is(&toks[j], SELECT_END) || toks[j].token == Token::SemiColon))
+        {
+            end = j;
+            break;
+        }
+    }
+    let mut items = Vec::new();
+    let mut in_from = false;
+    let mut take = false;
+    let mut j = s + 1;
+    while j < end {
+        let t = &toks[j];
+        if depth[j] != d {
+            j += 1;
+            continue;
+        }
+        if t.is_word("FROM") || t.is_word("JOIN") {
+            in_from = true;
+            take = true;
+            j += 1;
+            continue;
+        }
+        if t_is(t, FROM_CLAUSE_END) {
+            in_from = false;
+        }
+        if in_from && t.token == Token::Comma {
+            take = true;
+            j += 1;
+            continue;
+        }
+        if in_from && take {
+            take = false;
+            let (table, after) = match &t.token {
+                Token::LParen => (None, group_end(toks, j)),
+                _ => {
+                    let mut k = j;
+                    // `schema.table`
+                    if toks.get(k + 1).is_some_and(|n| n.token == Token::Period) {
+                        k += 2;
+                    }
+                    (toks.get(k).and_then(Tok::ident).map(str::to_string), k + 1)
+                }
+            };
+            // A table-valued function's arguments.
+            let after = match toks.get(after) {
+                Some(n) if n.token == Token::LParen && table.is_some() => group_end(toks, after),
+                _ => after,
+            };
+            let mut k = after;
+            if toks.get(k).is_some_and(|n| n.is_word("AS")) {
+                k += 1;
+            }
+            let alias = toks
+                .get(k)
+                .filter(|a| matches!(a.token, Token::Word(_) | Token::DoubleQuotedString(_)))
+                .filter(|a| !t_is(a, NOT_ALIAS))
+                .and_then(Tok::ident)
+                .map(str::to_string);
+            items.push(Item { table });
+            j = if alias.is_some() { k + 1 } else { after };
+            continue;
+        }
+        j += 1;
+    }
+    SelectScope { start: s, end, items }
+}
+
+fn t_is(t: &Tok, words: &[&str]) -> bool {
+    is_word_in(t, words)
+}
+
+/// Mentions of column `col` of `table` in a trigger's text. The header
+/// (`UPDATE OF` list, WHEN) names the trigger's own table, so it counts
+/// only for a trigger on `table`. In the program, each statement's names
+/// resolve as SQLite resolves them: a name inside a SELECT belongs to the
+/// innermost SELECT whose FROM items have such a column (`table`'s: a
+/// mention; another's: not), else to the statement's target table
+/// (`UPDATE t`, `INSERT INTO t(…)`, `DELETE FROM t`). Qualified names
+/// count when the qualifier is `table`, an alias of it, or `new`/`old` of
+/// a trigger on it.
+fn trigger(
+    toks: &[Tok],
+    on_table: bool,
+    table: &str,
+    col: &str,
+    has_column: &dyn Fn(&str, &str) -> bool,
+) -> Vec<Range<usize>> {
+    let header_at = toks
+        .iter()
+        .position(|t| is_word_in(t, &["BEFORE", "AFTER", "INSTEAD", "INSERT", "UPDATE", "DELETE"]))
+        .unwrap_or(toks.len());
+    let begin = toks.iter().position(|t| t.is_word("BEGIN")).unwrap_or(toks.len());
+    let mut quals: Vec<String> = vec![table.to_string()];
+    if on_table {
+        quals.push("new".into());
+        quals.push("old".into());
+    }
+    quals.extend(aliases(&toks[begin.min(toks.len())..], table));
+    let q: Vec<&str> = quals.iter().map(String::as_str).collect();
+    let mut out = Vec::new();
+    if on_table {
+        out.extend(body(&toks[header_at..begin], &q, col));
+    }
+    let prog = &toks[(begin + 1).min(toks.len())..];
+    let depth = depths(prog);
+    let scopes: Vec<SelectScope> = (0..prog.len())
+        .filter(|&i| prog[i].is_word("SELECT"))
+        .map(|i| select_scope(prog, &depth, i))
+        .collect();
+    // Statements: split at `;` of depth 0.
+    let mut start = 0;
+    while start < prog.len() {
+        let stop = (start..prog.len())
+            .find(|&i| depth[i] == 0 && prog[i].token == Token::SemiColon)
+            .unwrap_or(prog.len());
+        let stmt = &prog[start..stop];
+        let target = statement_target(stmt);
+        for hit in body(stmt, &q, col) {
+            let Some(i) = prog.iter().position(|t| t.range == hit) else { continue };
+            let qualified = i > 0 && prog[i - 1].token == Token::Period;
+            if qualified || resolves_to(&scopes, i, &target, table, col, has_column) {
+                out.push(hit);
+            }
+        }
+        start = stop + 1;
+    }
+    out
+}
+
+/// The table a trigger program's statement writes (`None` for a SELECT).
+fn statement_target(stmt: &[Tok]) -> Option<String> {
+    let first = stmt.first()?;
+    let mut k = if first.is_word("UPDATE") {
+        1
+    } else if first.is_word("DELETE") && stmt.get(1).is_some_and(|t| t.is_word("FROM")) {
+        2
+    } else if first.is_word("INSERT") || first.is_word("REPLACE") {
+        stmt.iter().position(|t| t.is_word("INTO"))? + 1
+    } else {
+        return None;
+    };
+    if stmt.get(k).is_some_and(|t| t.is_word("OR")) {
+        k += 2;
+    }
+    stmt.get(k).and_then(Tok::ident).map(str::to_string)
+}
+
+/// Whether the unqualified name at `i` resolves to `table`'s column.
+fn resolves_to(
+    scopes: &[SelectScope],
+    i: usize,
+    target: &Option<String>,
+    table: &str,
+    col: &str,
+    has_column: &dyn Fn(&str, &str) -> bool,
+) -> bool {
+    let mut around: Vec<&SelectScope> =
+        scopes.iter().filter(|s| s.start < i && i < s.end).collect();
+    around.sort_by_key(|s| std::cmp::Reverse(s.start));
+    for s in around {
+        let mut other = false;
+        for item in &s.items {
+            match &item.table {
+                Some(t) if t.eq_ignore_ascii_case(table) => return true,
+                Some(t) => other |= has_column(t, col),
+                None => other = true,
+            }
+        }
+        if other {
+            return false;
+        }
+    }
+    target.as_deref().is_some_and(|t| t.eq_ignore_ascii_case(table))
 }
 
 /// Aliases given to `table` in FROM clauses (`t AS x`, `t x`).
@@ -322,14 +590,14 @@ mod tests {
     fn own_table_mentions() {
         let sql = "CREATE TABLE t(a INT, \"b\" b CHECK (b > a), c AS (b*2) REFERENCES u(b), \
                    d REFERENCES t(b) COLLATE b, UNIQUE (b, a), CHECK (t.b <> 0))";
-        let got = texts(sql, column_mentions(sql, Kind::Table, "t", "t", "b"));
+        let got = texts(sql, column_mentions(sql, Kind::Table, "t", "t", "b", &|_, _| true));
         assert_eq!(got, ["\"b\"", "b", "b", "b", "b", "b"]);
     }
 
     #[test]
     fn view_and_table_mentions() {
         let sql = "CREATE VIEW v(b) AS SELECT b AS b, x.b, y.b, max(b) FROM t AS x, u y";
-        let got = texts(sql, column_mentions(sql, Kind::View, "v", "t", "b"));
+        let got = texts(sql, column_mentions(sql, Kind::View, "v", "t", "b", &|_, _| true));
         assert_eq!(got, ["b", "b", "b"]);
         assert_eq!(texts(sql, table_mentions(sql, "t")), ["t"]);
         assert_eq!(texts(sql, table_mentions(sql, "u")), ["u"]);

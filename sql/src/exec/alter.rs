@@ -270,7 +270,14 @@ fn rename_column(
                 views.push(r.name.clone());
                 view_column_mentions(store, &schema, &r.name, &t.name, &col)?
             }
-            _ => refs::column_mentions(&r.sql, kind, &r.tbl_name, &t.name, &col),
+            _ => refs::column_mentions(
+                &r.sql,
+                kind,
+                &r.tbl_name,
+                &t.name,
+                &col,
+                &has_column(&schema),
+            ),
         };
         let edits: Vec<(Range<usize>, String)> = mentions
             .into_iter()
@@ -347,6 +354,16 @@ fn plan_view(
     r.map(|_| ())
 }
 
+/// Whether table or view `t` has column `c` ([`refs::column_mentions`]):
+/// true for a name the catalog does not know (a CTE's, say).
+fn has_column(schema: &Schema) -> impl Fn(&str, &str) -> bool + '_ {
+    move |t, c| match (schema.table(t), schema.view(t)) {
+        (Some(t), _) => t.column_index(c).is_some(),
+        (None, Some(v)) => v.columns.iter().any(|n| n.eq_ignore_ascii_case(c)),
+        (None, None) => true,
+    }
+}
+
 /// An error's message without its kind's prefix (SQLite's text).
 fn message(e: &Error) -> String {
     match e {
@@ -398,10 +415,11 @@ fn drop_column(
             continue;
         }
         let own_text = kind == Kind::Table && r.tbl_name.eq_ignore_ascii_case(&t.name);
-        let hits: Vec<_> = refs::column_mentions(&r.sql, kind, &r.tbl_name, &t.name, &cname)
-            .into_iter()
-            .filter(|g| !(own_text && own.start <= g.start && g.end <= own.end))
-            .collect();
+        let hits: Vec<_> =
+            refs::column_mentions(&r.sql, kind, &r.tbl_name, &t.name, &cname, &has_column(schema))
+                .into_iter()
+                .filter(|g| !(own_text && own.start <= g.start && g.end <= own.end))
+                .collect();
         if hits.is_empty() {
             continue;
         }
