@@ -183,6 +183,26 @@ fn rename_column_in_triggers_follows_name_resolution() {
     ]);
 }
 
+/// `PRAGMA legacy_alter_table = ON`: RENAME TO rewrites tables, indexes
+/// and a trigger's `ON t`, never views or trigger bodies (SQLite 3.24).
+#[test]
+fn legacy_alter_table_renames_as_sqlite_3_24() {
+    check_each(&[
+        "PRAGMA legacy_alter_table = ON",
+        "CREATE TABLE t(a PRIMARY KEY, b)",
+        "CREATE TABLE c(x REFERENCES t(a))",
+        "CREATE INDEX tb ON t(b)",
+        "CREATE VIEW v AS SELECT a FROM t",
+        "CREATE TRIGGER tr AFTER INSERT ON t BEGIN INSERT INTO c VALUES (new.a); SELECT a FROM t; END",
+        "CREATE TRIGGER tr2 AFTER INSERT ON c BEGIN DELETE FROM t WHERE a = 0; END",
+        "ALTER TABLE t RENAME TO t2",
+        "PRAGMA legacy_alter_table = OFF",
+        "CREATE TABLE u(k)",
+        "CREATE VIEW vu AS SELECT k FROM u",
+        "ALTER TABLE u RENAME TO u2",
+    ]);
+}
+
 #[test]
 fn rename_table_rewrites_every_mention() {
     check_each(&[

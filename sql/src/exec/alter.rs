@@ -191,11 +191,39 @@ fn rename_table(store: &dyn RowStore, schema: &Schema, t: &TableDef, new: &str) 
     }
     let replacement = quote_ident(new);
     let auto_prefix = format!("sqlite_autoindex_{}_", t.name);
+    let (legacy, foreign_keys) = super::pragma::legacy_alter_table();
+    if !legacy {
+        // As SQLite: every view must resolve its names before the rename.
+        for v in schema.views.values() {
+            plan_view(store, schema, &v.name, &mut None).map_err(|e| {
+                let m = message(&e);
+                let m = match m.strip_prefix("no such table: ") {
+                    Some(t) if !t.contains('.') => format!("no such table: main.{t}"),
+                    _ => m,
+                };
+                Error::InvalidInput(format!("error in view {}: {m}", v.name))
+            })?;
+        }
+    }
     for mut r in catalog::catalog_rows(store)? {
         let mut changed = false;
         if !r.sql.is_empty() {
+            // `PRAGMA legacy_alter_table`: the table's own text and its
+            // indexes as ever, other tables' REFERENCES only with foreign
+            // keys on, of a trigger only its `ON t` header, views not at
+            // all — as SQLite 3.24.
+            let own = r.tbl_name.eq_ignore_ascii_case(&t.name);
+            let body = match r.kind.as_str() {
+                "table" if legacy && !own && !foreign_keys => 0,
+                "trigger" if legacy => tokens(&r.sql)
+                    .and_then(|toks| toks.into_iter().find(|t| t.is_word("BEGIN")))
+                    .map_or(r.sql.len(), |t| t.range.start),
+                "view" if legacy => 0,
+                _ => r.sql.len(),
+            };
             let edits: Vec<(Range<usize>, String)> = refs::table_mentions(&r.sql, &t.name)
                 .into_iter()
+                .filter(|g| g.end <= body)
                 .map(|g| (g, replacement.clone()))
                 .collect();
             if !edits.is_empty() {

@@ -14,7 +14,10 @@
 //! - **connection settings** ([`Settings`], one per session: `foreign_keys`,
 //!   `defer_foreign_keys`, `recursive_triggers`, `busy_timeout`,
 //!   `cache_size`, `temp_store`, `synchronous`, `journal_mode`,
-//!   `case_sensitive_like`).
+//!   `case_sensitive_like`, `legacy_alter_table`);
+//! - **fixed values** ([`fixed`]: `auto_vacuum`, `automatic_index`,
+//!   `locking_mode`, `secure_delete`, `query_only`, …): what AsaDB does,
+//!   with SQLite's default answer; setting another value is refused.
 //!
 //! Decisions, where AsaDB differs from SQLite's engine:
 //! - `journal_mode` is always `wal`: setting `WAL`, `DELETE`, `TRUNCATE`
@@ -61,6 +64,9 @@ pub struct Settings {
     pub temp_store: i64,
     /// 2 (FULL) or 3 (EXTRA).
     pub synchronous: i64,
+    /// `PRAGMA legacy_alter_table`: RENAME TO leaves the bodies of views
+    /// and triggers alone, as SQLite 3.24 did.
+    pub legacy_alter_table: bool,
 }
 
 impl Default for Settings {
@@ -73,44 +79,64 @@ impl Default for Settings {
             cache_size: -2000,
             temp_store: 0,
             synchronous: 2,
+            legacy_alter_table: false,
         }
     }
 }
 
 /// Every pragma AsaDB answers, in name order (`PRAGMA pragma_list`).
 const PRAGMAS: &[&str] = &[
+    "analysis_limit",
     "application_id",
+    "auto_vacuum",
+    "automatic_index",
     "busy_timeout",
     "cache_size",
     "case_sensitive_like",
+    "cell_size_check",
     "collation_list",
     "compile_options",
+    "count_changes",
     "database_list",
     "defer_foreign_keys",
+    "empty_result_callbacks",
     "encoding",
     "foreign_key_check",
     "foreign_key_list",
     "foreign_keys",
     "freelist_count",
+    "full_column_names",
     "function_list",
+    "hard_heap_limit",
     "ignore_check_constraints",
     "index_info",
     "index_list",
     "index_xinfo",
     "integrity_check",
     "journal_mode",
+    "journal_size_limit",
+    "legacy_alter_table",
+    "locking_mode",
+    "max_page_count",
     "optimize",
     "page_count",
     "page_size",
     "pragma_list",
+    "query_only",
     "quick_check",
     "recursive_triggers",
+    "reverse_unordered_selects",
     "schema_version",
+    "secure_delete",
+    "short_column_names",
+    "soft_heap_limit",
     "synchronous",
     "table_info",
     "table_list",
     "table_xinfo",
     "temp_store",
+    "threads",
+    "trusted_schema",
     "user_version",
     "wal_checkpoint",
     "writable_schema",
@@ -140,6 +166,13 @@ pub fn with_connection(s: &Settings, db: Option<&asadb_txn::Db>) -> impl Drop + 
 
 fn current_settings() -> Settings {
     CURRENT.with(|c| c.borrow().as_ref().map(|c| c.0.clone())).unwrap_or_default()
+}
+
+/// `PRAGMA legacy_alter_table` and `PRAGMA foreign_keys` of the
+/// connection running the statement.
+pub fn legacy_alter_table() -> (bool, bool) {
+    let s = current_settings();
+    (s.legacy_alter_table, s.foreign_keys)
 }
 
 fn current_db() -> Option<asadb_txn::Db> {
@@ -246,6 +279,51 @@ fn which_db(schema: Option<&str>) -> Result<Db> {
     }
 }
 
+/// The pragmas whose value AsaDB has fixed: what reading one answers
+/// (SQLite's default, which is what AsaDB does) and why setting another
+/// value is refused.
+fn fixed(name: &str) -> Option<(Value, &'static str)> {
+    const HINT: &str = "AsaDB has no such switch";
+    Some(match name {
+        "auto_vacuum" => (int(0), "AsaDB reclaims free pages with VACUUM only"),
+        "automatic_index" => (int(1), "AsaDB's planner picks its own join method"),
+        "locking_mode" => (text("normal"), "AsaDB takes its locks per transaction"),
+        "secure_delete" => (int(0), "AsaDB does not overwrite freed pages"),
+        "query_only" => (int(0), HINT),
+        "trusted_schema" => (int(1), HINT),
+        "cell_size_check" => (int(0), HINT),
+        "reverse_unordered_selects" => (int(0), HINT),
+        "count_changes" | "empty_result_callbacks" | "full_column_names" => (int(0), HINT),
+        "short_column_names" => (int(1), HINT),
+        "max_page_count" => (Value::Integer(4_294_967_294), HINT),
+        "journal_size_limit" => (int(-1), "AsaDB's log is reset by its checkpoints"),
+        "soft_heap_limit" | "hard_heap_limit" => {
+            (int(0), "AsaDB's memory budget is set when it opens")
+        }
+        "threads" | "analysis_limit" => (int(0), HINT),
+        _ => return None,
+    })
+}
+
+/// Whether setting value `v` leaves a fixed pragma at `current`.
+fn same_setting(v: &Value, current: &Value) -> bool {
+    match current {
+        Value::Text(c) => v.to_text().is_some_and(|t| t.eq_ignore_ascii_case(c)),
+        // auto_vacuum's names for its modes.
+        Value::Integer(c) => match v.to_text().map(|t| t.to_ascii_lowercase()).as_deref() {
+            Some("none") => *c == 0,
+            Some("full") => *c == 1,
+            Some("incremental") => *c == 2,
+            _ => int_value(v) == *c,
+        },
+        _ => false,
+    }
+}
+
+fn show(v: &Value) -> String {
+    v.to_text().unwrap_or_default()
+}
+
 /// A pragma value as an integer, as SQLite reads it (`ON`/`TRUE`/`YES` 1,
 /// `OFF`/`FALSE`/`NO`/`NONE` 0, numbers as themselves, else 0).
 fn int_value(v: &Value) -> i64 {
@@ -308,6 +386,13 @@ pub fn run(
             }
             None => Ok(Answer::one("defer_foreign_keys", flag(settings.defer_foreign_keys))),
         },
+        "legacy_alter_table" => match set {
+            Some(v) => {
+                settings.legacy_alter_table = bool_value(v);
+                Ok(Answer::nothing())
+            }
+            None => Ok(Answer::one("legacy_alter_table", flag(settings.legacy_alter_table))),
+        },
         "recursive_triggers" => match set {
             Some(v) => {
                 settings.recursive_triggers = bool_value(v);
@@ -322,6 +407,32 @@ pub fn run(
             // SQLite's pragma is write-only: reading it answers nothing.
             _ => Ok(Answer::nothing()),
         },
+        name if fixed(name).is_some() => {
+            let (value, why) = fixed(name).expect("checked");
+            match set {
+                Some(v) if !same_setting(v, &value) => {
+                    Err(refused(&format!("PRAGMA {name} = {}: {why}", show(v))))
+                }
+                // These answer their value when set, as SQLite's do.
+                Some(_)
+                    if matches!(
+                        name,
+                        "locking_mode"
+                            | "secure_delete"
+                            | "threads"
+                            | "soft_heap_limit"
+                            | "hard_heap_limit"
+                            | "journal_size_limit"
+                            | "max_page_count"
+                            | "analysis_limit"
+                    ) =>
+                {
+                    Ok(Answer::one(name, value))
+                }
+                Some(_) => Ok(Answer::nothing()),
+                None => Ok(Answer::one(name, value)),
+            }
+        }
         "writable_schema" | "ignore_check_constraints" => match set {
             Some(v) if bool_value(v) => {
                 Err(refused(&format!("PRAGMA {} = ON is not supported by AsaDB", p.name)))
@@ -881,7 +992,7 @@ pub fn table_function(
         "quick_check",
         "foreign_key_check",
     ];
-    if !REPORTS.contains(&pname) {
+    if !REPORTS.contains(&pname) && fixed(pname).is_none() {
         return None;
     }
     // Pragmas without an argument take only the schema.
