@@ -957,6 +957,7 @@ impl Session {
         let fk = self.fk_checks();
         let counters = crate::counters::with_counters(self.counters);
         let last_rowid = self.counters.last_insert_rowid;
+        crate::planner::reads_database();
         let r =
             self.with_store(!kind.is_read_only(), kind == StatementKind::Ddl, |store, schema| {
                 let o = run(store, schema, stmt, params, source.as_ref(), range, budget, &fk)?;
@@ -972,12 +973,11 @@ impl Session {
         drop(counters);
         // SQLite ends an autocommit statement's transaction (and so
         // switches defer_foreign_keys off) only when the statement read or
-        // wrote the database file: `SELECT 1` leaves it on.
-        let reads_file = !matches!(stmt, ast::Statement::Query(_))
-            || source.as_deref().and_then(|s| s.get(self.range.clone())).is_none_or(|t| {
-                crate::catalog::text::tokens(t)
-                    .is_none_or(|toks| toks.iter().any(|t| t.is_word("FROM")))
-            });
+        // wrote the database file: `SELECT 1` or a CTE over constants
+        // leaves it on, any query naming a table, view or the schema does
+        // not (the planner notes which, [`crate::planner::reads_database`]).
+        let reads_file =
+            !matches!(stmt, ast::Statement::Query(_)) || crate::planner::reads_database();
         if reads_file {
             self.after_statement(&fk, r.is_ok());
         }

@@ -112,6 +112,8 @@ pub(super) fn query_rel(plan: QueryPlan, name: String, cols: &[String]) -> Rel {
 
 /// A relation for the table-valued function `func` called with `asts`.
 fn func_rel(func: TableFunc, name: String, asts: Vec<ast::Expr>) -> Result<Rel> {
+    // A table-valued function opens a transaction in SQLite too.
+    super::note_database_read();
     if asts.len() > func.max_args() {
         return crate::errinput!(
             "too many arguments on {}() - max {}",
@@ -162,6 +164,7 @@ pub(super) fn factor_rel(b: &mut Binder, f: &ast::TableFactor) -> Result<Rel> {
         {
             let tname = object_name(name)?;
             let shown = alias.as_ref().map_or_else(|| tname.clone(), |a| a.name.value.clone());
+            super::note_database_read();
             let hex = |v: &ast::ValueWithSpan| b.hex_integer(v).ok().flatten();
             let values = match crate::exec::pragma::literal_args(&tname, &args.args, &hex) {
                 Ok(v) => v,
@@ -198,9 +201,11 @@ pub(super) fn factor_rel(b: &mut Binder, f: &ast::TableFactor) -> Result<Rel> {
                 return super::cte::cte_rel(b, i, shown);
             }
             if let Some(t) = b.schema.table(&tname).cloned() {
+                super::note_database_read();
                 return Ok(table_rel(&t, shown));
             }
             if let Some(v) = b.schema.view(&tname).cloned() {
+                super::note_database_read();
                 // The view's spans point into its own stored text.
                 let watch = b.watch.take();
                 let plan = b.isolated(|b| {
@@ -215,6 +220,7 @@ pub(super) fn factor_rel(b: &mut Binder, f: &ast::TableFactor) -> Result<Rel> {
                 && matches!(&name.0[0], ast::ObjectNamePart::Identifier(q)
                     if q.value.eq_ignore_ascii_case("temp"));
             if catalog::is_schema_table(&tname) || catalog::is_temp_schema_table(&tname) {
+                super::note_database_read();
                 let rows = if temp || catalog::is_temp_schema_table(&tname) {
                     Vec::new()
                 } else {
@@ -223,6 +229,7 @@ pub(super) fn factor_rel(b: &mut Binder, f: &ast::TableFactor) -> Result<Rel> {
                 return Ok(query_rel(catalog_plan(rows), shown, &[]));
             }
             if let Some(a) = crate::exec::pragma::table_function(b.store, b.schema, &tname, &[]) {
+                super::note_database_read();
                 return Ok(query_rel(crate::exec::pragma::answer_plan(a?), shown, &[]));
             }
             if let Some(func) = TableFunc::resolve(&tname) {

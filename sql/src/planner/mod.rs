@@ -43,6 +43,24 @@ pub use cte::with_into_insert;
 pub(crate) use rowvalue::bind_row_value;
 pub use select::{plan_query, push_ctes};
 
+thread_local! {
+    /// Whether the statement being planned names a table, a view, the
+    /// schema table or a table-valued function ([`reads_database`]).
+    static READS_DATABASE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Notes that the statement being planned reads the database.
+pub(crate) fn note_database_read() {
+    READS_DATABASE.with(|r| r.set(true));
+}
+
+/// Whether the statements planned since the last call read the database:
+/// what makes SQLite open a transaction for a query (`SELECT 1` or a CTE
+/// over constants does not, `SELECT … FROM t WHERE 0` does). Resets it.
+pub fn reads_database() -> bool {
+    READS_DATABASE.with(|r| r.replace(false))
+}
+
 /// A planned subquery (scalar, IN or EXISTS).
 #[derive(Debug)]
 pub struct SubPlan {
