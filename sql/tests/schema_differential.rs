@@ -78,6 +78,31 @@ fn views_keep_their_literals_and_names() {
     );
 }
 
+/// A view's names are resolved when it is used, as in SQLite: a view of a
+/// table that does not exist (yet), or with a wrong column, is created and
+/// fails at use; a column list of the wrong length fails at use; a
+/// parameter is refused at once (SQLite's parser does).
+#[test]
+fn views_resolve_when_used() {
+    check_script(
+        &[
+            "CREATE TABLE o(z)",
+            "CREATE VIEW v AS SELECT ? FROM o",
+            "CREATE VIEW v1(a, b) AS SELECT z FROM o",
+            "SELECT * FROM v1",
+            "CREATE VIEW v2 AS SELECT z FROM o GROUP BY max(z)",
+            "CREATE VIEW v3 AS SELECT abs(1, 2) FROM o",
+            "CREATE VIEW later AS SELECT x FROM t_later",
+            "SELECT count(*) FROM later",
+            "CREATE TABLE t_later(x)",
+            "INSERT INTO t_later VALUES (1)",
+            "SELECT * FROM later",
+            "SELECT name FROM sqlite_schema ORDER BY name",
+        ],
+        Opts::default(),
+    );
+}
+
 #[test]
 fn autoincrement_never_reuses_ids() {
     check_script(

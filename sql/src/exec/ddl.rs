@@ -8,6 +8,7 @@ use std::ops::{Bound, Range};
 use std::sync::Arc;
 
 use sqlparser::ast;
+use sqlparser::tokenizer::Token;
 
 use super::index::IndexKeys;
 use super::{Context, ExecState, build, table_row};
@@ -494,10 +495,9 @@ pub fn create_view(
             "TEMP views (AsaDB has no connection-private schema)".into(),
         ));
     }
-    // Plan it once so a broken view fails now, not at first use.
-    let mut b = Binder::new(schema, store);
-    b.source = src.map(|s| Arc::from(s.source));
-    plan_query(&mut b, &cv.query)?;
+    // As SQLite, the view's names are resolved when it is used, not now:
+    // a view of a table dropped later, or created before it, is kept (a
+    // dump loads it). Only what SQLite's parser refuses is refused here.
     let sql = stored_text(
         src,
         "VIEW",
@@ -505,6 +505,11 @@ pub fn create_view(
         || cv.to_string(),
         |s| matches!(s, ast::Statement::CreateView(_)),
     );
+    let params = crate::catalog::text::tokens(&sql)
+        .is_some_and(|toks| toks.iter().any(|t| matches!(t.token, Token::Placeholder(_))));
+    if params {
+        return Err(Error::InvalidInput("parameters are not allowed in views".into()));
+    }
     catalog::add_entry(store, "view", &name, &name, 0, Some(&sql))
 }
 

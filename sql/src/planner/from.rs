@@ -214,6 +214,14 @@ pub(super) fn factor_rel(b: &mut Binder, f: &ast::TableFactor) -> Result<Rel> {
                 });
                 b.watch = watch;
                 let plan = plan?;
+                if !v.columns.is_empty() && v.columns.len() != plan.columns.len() {
+                    return crate::errinput!(
+                        "expected {} columns for '{}' but got {}",
+                        v.columns.len(),
+                        v.name,
+                        plan.columns.len()
+                    );
+                }
                 return Ok(query_rel(plan, shown, &v.columns));
             }
             let temp = name.0.len() > 1
