@@ -26,6 +26,8 @@ const VARIADIC_PROBE: usize = 40;
 
 /// SQLite's built-in scalar function names (core, date/time, math, JSON).
 const SCALARS: &[&str] = &[
+    "->",
+    "->>",
     "abs",
     "acos",
     "acosh",
