@@ -12,6 +12,7 @@
 //! reach `group_concat`) open, and the differential fuzzer does not
 //! compare it (`tests/fuzz/run.rs`).
 
+use std::collections::BTreeSet;
 use std::ops::Bound;
 use std::sync::Arc;
 
@@ -170,6 +171,7 @@ pub(super) fn choose_access(b: &Binder, t: &Arc<TableDef>, locals: &[Expr]) -> (
                 reverse: false,
                 ordered: false,
                 skip_nulls: false,
+                covering: false,
             };
             best = Some((score, access, sel));
         }
@@ -285,6 +287,7 @@ pub(super) fn order_access(
                     reverse: false,
                     ordered: true,
                     skip_nulls: false,
+                    covering: false,
                 };
                 (access, true)
             }
@@ -304,6 +307,7 @@ pub(super) fn order_access(
                         reverse: false,
                         ordered: true,
                         skip_nulls: order[0].skip_nulls,
+                        covering: false,
                     };
                     return (access, true);
                 }
@@ -324,6 +328,7 @@ pub(super) fn order_access(
                 reverse: false,
                 ordered: ok,
                 skip_nulls: false,
+                covering: false,
             };
             (access, ok)
         }
@@ -393,8 +398,29 @@ pub(super) fn in_key_order(b: &Binder, t: &Arc<TableDef>, access: Access) -> Acc
             reverse: false,
             ordered: true,
             skip_nulls: false,
+            covering: false,
         },
         None => access,
+    }
+}
+
+/// Makes an index scan of `t` index-only when the index holds every
+/// column the query reads from the table: `needed` (local column
+/// numbers; the table's width is the rowid) must all be key columns of a
+/// plain index, the rowid or its alias. Rows are then made from the index
+/// entries and the table's records are never read (SQLite's covering
+/// index). Any other access is returned as it is.
+pub(super) fn cover(t: &TableDef, access: Access, needed: &BTreeSet<usize>) -> Access {
+    match access {
+        Access::Index { index, prefixes, lo, hi, affs, reverse, ordered, skip_nulls, .. } => {
+            let ncols = t.columns.len();
+            let covering = index.is_plain()
+                && needed
+                    .iter()
+                    .all(|&c| c == ncols || Some(c) == t.rowid_alias || index.columns.contains(&c));
+            Access::Index { index, prefixes, lo, hi, affs, reverse, ordered, skip_nulls, covering }
+        }
+        other => other,
     }
 }
 

@@ -374,7 +374,16 @@ pub(super) fn build_from(
     on_c: Vec<Vec<Expr>>,
     width: usize,
     order: Option<&[OrderTerm]>,
+    needed: Option<&BTreeSet<usize>>,
 ) -> Result<(Node, bool)> {
+    // The columns of relation `i` the query reads, as local numbers (for
+    // index-only scans); `None`: unknown, every column.
+    let needs: Vec<Option<BTreeSet<usize>>> = rels
+        .iter()
+        .map(|r| {
+            needed.map(|n| n.range(r.offset..r.offset + r.width()).map(|c| c - r.offset).collect())
+        })
+        .collect();
     if rels.is_empty() {
         let mut node = Node::Values { rows: vec![Vec::new()], width: 0 };
         if let Some(p) = where_c.into_iter().reduce(|a, c| Expr::And(Box::new(a), Box::new(c))) {
@@ -461,7 +470,10 @@ pub(super) fn build_from(
                         (access, ordered) = order_access(b, &t, access, &local);
                     }
                 }
-                let access = in_key_order(b, &t, access);
+                let mut access = in_key_order(b, &t, access);
+                if let Some(n) = &needs[i] {
+                    access = cover(&t, access, n);
+                }
                 let e = rows * sel * if filter.is_some() { 0.5 } else { 1.0 };
                 (Node::Scan { table: t, access, filter }, e)
             }
@@ -604,6 +616,10 @@ pub(super) fn build_from(
                 .map(|(_, c)| c)
                 .reduce(|a, c| Expr::And(Box::new(a), Box::new(c)));
             let table = table.clone();
+            let access = match &needs[r] {
+                Some(n) => cover(&table, access, n),
+                None => access,
+            };
             node = Node::LookupJoin {
                 left: Box::new(node),
                 right: Box::new(Node::Scan { table, access, filter: Some(filter) }),

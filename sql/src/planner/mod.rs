@@ -84,6 +84,12 @@ pub enum Access {
         /// With one empty prefix and no range: skip the entries whose
         /// first column is NULL (they come first), as `min()` wants.
         skip_nulls: bool,
+        /// Index-only (SQLite's covering index): every column the query
+        /// reads from this table is a key column of the index or the
+        /// rowid, so rows are made from the entries and the table is not
+        /// read. Set last, by [`access::cover`], once the query's columns
+        /// are known.
+        covering: bool,
     },
 }
 
@@ -449,14 +455,15 @@ impl Node {
                         table.name,
                         if *reverse { " DESC" } else { "" }
                     ),
-                    Access::Index { index, prefixes, lo, hi, reverse, .. } => {
+                    Access::Index { index, prefixes, lo, hi, reverse, covering, .. } => {
                         let range = !matches!((lo, hi), (Bound::Unbounded, Bound::Unbounded));
                         let desc = if *reverse { " DESC" } else { "" };
+                        let how = if *covering { "COVERING INDEX" } else { "INDEX" };
                         if !range && prefixes.iter().all(Vec::is_empty) {
-                            format!("SCAN {} USING INDEX {}{desc}", table.name, index.name)
+                            format!("SCAN {} USING {how} {}{desc}", table.name, index.name)
                         } else {
                             format!(
-                                "SEARCH {} USING INDEX {} ({} prefix{}{}){desc}",
+                                "SEARCH {} USING {how} {} ({} prefix{}{}){desc}",
                                 table.name,
                                 index.name,
                                 prefixes.len(),
