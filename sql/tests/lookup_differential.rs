@@ -104,6 +104,8 @@ fn explain_shows_covering_only_when_covered() {
             let p = plan(&mut s, q);
             assert!(p.contains("COVERING INDEX"), "{q}:\n{p}");
         }
+        let p = plan(&mut s, "SELECT a FROM t WHERE id IN (SELECT a FROM t WHERE b = 'x')");
+        assert!(p.contains("SEARCH t USING ROWID IN (subquery)"), "{p}");
         for q in ["SELECT b FROM t WHERE a = 1", "SELECT * FROM t WHERE a = 1"] {
             let p = plan(&mut s, q);
             assert!(p.contains("USING INDEX ta") && !p.contains("COVERING"), "{q}:\n{p}");
@@ -135,6 +137,27 @@ fn correlated_and_uncorrelated_subqueries() {
         "SELECT o.id FROM o WHERE o.tid NOT IN (SELECT t.a FROM t WHERE t.b = 'x') ORDER BY 1",
         "SELECT id FROM t WHERE c IN (SELECT 'Q' UNION SELECT 'p') ORDER BY id",
         "SELECT id FROM t WHERE b IN (SELECT b FROM t WHERE id > 10) ORDER BY id",
+        // A rowid IN an uncorrelated subquery drives the scan.
+        "SELECT id FROM t WHERE id IN (SELECT v FROM o) ORDER BY id",
+        "SELECT id FROM t WHERE id IN (SELECT '3' UNION SELECT 2.0 UNION SELECT NULL \
+         UNION SELECT x'01' UNION SELECT 'abc' UNION SELECT 4.5 UNION SELECT ' 5')",
+        "SELECT id FROM t WHERE id NOT IN (SELECT '3' UNION SELECT 2.0) ORDER BY id",
+        "SELECT id FROM t WHERE id IN (SELECT c FROM t) OR id = 1",
+        "SELECT t.id, o.id FROM t JOIN o ON o.v = t.a WHERE t.id IN (SELECT tid FROM o WHERE v < 8) \
+         ORDER BY 1, 2",
+        "SELECT o.id FROM o JOIN t ON t.id = o.v WHERE t.id IN (SELECT tid FROM o) ORDER BY 1",
+        "SELECT id FROM t WHERE id IN (SELECT tid FROM o) AND a IS NOT NULL",
+        "SELECT count(*) FROM t WHERE id IN (SELECT id FROM t WHERE b = 'x') \
+         AND id IN (SELECT tid FROM o)",
+        "SELECT min(id), max(id) FROM t WHERE id IN (SELECT tid FROM o)",
+        "SELECT id, (SELECT count(*) FROM o WHERE o.id IN (SELECT id FROM t WHERE a = 1)) FROM t \
+         WHERE id < 3",
+        "SELECT id FROM t AS x WHERE EXISTS (SELECT 1 FROM o WHERE o.id IN (SELECT tid FROM o) \
+         AND o.v = x.id)",
+        "CREATE TABLE u(x)",
+        "INSERT INTO u VALUES ('a'), ('b'), ('c'), ('d')",
+        "SELECT rowid, x FROM u WHERE rowid IN (SELECT tid FROM o) ORDER BY 1",
+        "SELECT x FROM u WHERE _rowid_ IN (SELECT CAST(tid AS TEXT) FROM o)",
     ]);
     let s: Vec<&str> = script.iter().map(String::as_str).collect();
     check(&s);

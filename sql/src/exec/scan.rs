@@ -202,6 +202,15 @@ impl ScanOp {
                 ids.dedup();
                 ScanState::Rowids(ids.into_iter())
             }
+            Access::RowidInSub { sub, aff, coll } => {
+                // Every row whose rowid is in the set has one of these
+                // rowids (a superset: the IN term above tests each row).
+                let set = super::subquery::in_set(sub, &[], cx, *aff, *coll)?;
+                let mut ids: Vec<i64> = set.set.iter().filter_map(|k| rowid_of(&k.0[0])).collect();
+                ids.sort_unstable();
+                ids.dedup();
+                ScanState::Rowids(ids.into_iter())
+            }
             Access::RowidRange { lo, hi, reverse } => {
                 match rowid_bounds(eval_bound(lo, cx)?, eval_bound(hi, cx)?) {
                     Some(r) => ScanState::Rows(cx.store.scan(&self.table, r, *reverse)?),

@@ -24,7 +24,7 @@ use super::{Access, AggCall, Node};
 use crate::Result;
 use crate::catalog::TableDef;
 use crate::exec::vals::{Affinity, Collation};
-use crate::expr::{CmpOp, Expr};
+use crate::expr::{CmpOp, Expr, SubKind};
 
 /// A usable comparison of a column with a row-free value.
 pub(super) enum Pred {
@@ -32,6 +32,8 @@ pub(super) enum Pred {
     In(Vec<Expr>),
     Lo(Expr, bool),
     Hi(Expr, bool),
+    /// `col IN (uncorrelated subquery)`, its collation.
+    InSub(Arc<super::SubPlan>, Collation),
 }
 
 pub(super) fn analyse(c: &Expr) -> Option<(usize, Pred, Option<Affinity>)> {
@@ -59,6 +61,12 @@ pub(super) fn analyse(c: &Expr) -> Option<(usize, Pred, Option<Affinity>)> {
             }
             Some((*k, Pred::In(list.clone()), affs.first().copied().flatten()))
         }
+        Expr::Sub { kind: SubKind::In, sub, lhs, aff, coll, negated: false, .. }
+            if !sub.correlated =>
+        {
+            let [Expr::Column(k)] = lhs.as_slice() else { return None };
+            Some((*k, Pred::InSub(sub.clone(), *coll), *aff))
+        }
         _ => None,
     }
 }
@@ -83,11 +91,15 @@ pub(super) fn choose_access(b: &Binder, t: &Arc<TableDef>, locals: &[Expr]) -> (
     let ncols = t.columns.len();
     let is_rowid = |k: usize| k == ncols || Some(k) == t.rowid_alias;
     // Rowid equality / IN.
-    for (k, p, _) in &preds {
+    for (k, p, aff) in &preds {
         if is_rowid(*k) {
             match p {
                 Pred::Eq(v) => return (Access::RowidIn(vec![v.clone()]), 0.0001),
                 Pred::In(vs) => return (Access::RowidIn(vs.clone()), 0.001),
+                Pred::InSub(sub, coll) => {
+                    let access = Access::RowidInSub { sub: sub.clone(), aff: *aff, coll: *coll };
+                    return (access, 0.01);
+                }
                 _ => {}
             }
         }

@@ -16,7 +16,7 @@ use super::select::*;
 use super::{Access, JoinKey, JoinKind, Node, QueryPlan};
 use crate::catalog::{self, TableDef, object_name};
 use crate::exec::vals::{Affinity, Collation};
-use crate::expr::{CmpOp, Expr};
+use crate::expr::{CmpOp, Expr, SubKind};
 use crate::func::TableFunc;
 use crate::{Error, Result};
 
@@ -431,6 +431,20 @@ pub(super) fn build_from(
             }
         }
     }
+    // `rowid IN (uncorrelated subquery)` may drive its table's scan (the
+    // set's rowids looked up, `Access::RowidInSub`); the term itself stays
+    // in the filter above the joins, which tests it exactly.
+    let mut probes: Vec<Vec<Expr>> = vec![Vec::new(); rels.len()];
+    for c in conjs.iter() {
+        let in_sub = matches!(&c.expr, Expr::Sub { kind: SubKind::In, sub, negated: false, .. }
+            if !sub.correlated);
+        if c.rels.len() == 1 && !c.done && in_sub {
+            let i = *c.rels.iter().next().expect("one");
+            if !left_right.contains(&i) {
+                probes[i].push(c.expr.clone().shift(rels[i].offset));
+            }
+        }
+    }
     for (i, cs) in on_c.iter().enumerate() {
         // A RIGHT/FULL join keeps every row of its relation: its ON cannot
         // filter that relation's scan.
@@ -457,7 +471,8 @@ pub(super) fn build_from(
         ) {
             Source::Table(t) => {
                 let rows = b.store.estimate_rows(&t)? as f64;
-                let (mut access, sel) = choose_access(b, &t, &locals[i]);
+                let terms: Vec<Expr> = locals[i].iter().chain(&probes[i]).cloned().collect();
+                let (mut access, sel) = choose_access(b, &t, &terms);
                 if let (Some(order), 1) = (order, rels_len) {
                     let local: Option<Vec<OrderTerm>> = order
                         .iter()

@@ -63,6 +63,11 @@ pub enum Access {
     Full { reverse: bool },
     /// Rows whose rowid equals one of the values.
     RowidIn(Vec<Expr>),
+    /// Rows whose rowid is in the set of an uncorrelated `rowid IN
+    /// (subquery)`: the set is built once (and shared with the IN term,
+    /// which still filters above the scan), its values' rowids looked up in
+    /// ascending order. `aff` and `coll` are the IN's.
+    RowidInSub { sub: Arc<SubPlan>, aff: Option<Affinity>, coll: Collation },
     /// Rows whose rowid lies in a range, ascending (reverse: descending).
     RowidRange { lo: Bound<Expr>, hi: Bound<Expr>, reverse: bool },
     /// Index entries: each prefix in `prefixes` combined with the optional
@@ -449,6 +454,9 @@ impl Node {
                     }
                     Access::RowidIn(v) => {
                         format!("SEARCH {} USING ROWID IN ({} values)", table.name, v.len())
+                    }
+                    Access::RowidInSub { .. } => {
+                        format!("SEARCH {} USING ROWID IN (subquery)", table.name)
                     }
                     Access::RowidRange { reverse, .. } => format!(
                         "SEARCH {} USING ROWID RANGE{}",

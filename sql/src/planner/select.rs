@@ -853,7 +853,7 @@ fn count_star(node: Node, exprs: &[Expr]) -> Node {
                 && prefixes.iter().all(Vec::is_empty)
                 && prefixes.len() == 1
         }
-        Access::RowidIn(_) | Access::RowidRange { .. } => false,
+        Access::RowidIn(_) | Access::RowidInSub { .. } | Access::RowidRange { .. } => false,
     };
     let count = *width;
     let only_count =
