@@ -474,7 +474,7 @@ fn run(
             ddl::create_table(store, schema, ct, text, budget).map(|_| Outcome::Ok)
         }
         ast::Statement::CreateIndex(ci) => {
-            ddl::create_index(store, schema, ci, text).map(|_| Outcome::Ok)
+            ddl::create_index(store, schema, ci, text, budget).map(|_| Outcome::Ok)
         }
         ast::Statement::CreateTrigger(ct) => {
             crate::exec::trigger::create_trigger(store, schema, ct, text).map(|_| Outcome::Ok)
@@ -486,7 +486,7 @@ fn run(
             ddl::create_view(store, schema, cv, text).map(|_| Outcome::Ok)
         }
         ast::Statement::Vacuum(v) if v.reindex => {
-            ddl::reindex(store, schema, v.table_name.as_ref()).map(|_| Outcome::Ok)
+            ddl::reindex(store, schema, v.table_name.as_ref(), budget).map(|_| Outcome::Ok)
         }
         ast::Statement::Analyze(a) => {
             crate::exec::analyze::analyze(store, schema, a).map(|_| Outcome::Ok)

@@ -182,5 +182,5 @@ fn row_equality_uses_an_index() {
     )
     .unwrap();
     let plan = rows.iter().map(|r| row_key(r)).collect::<Vec<_>>().join("\n");
-    assert!(plan.contains("USING INDEX t_ab (1 prefix)"), "{plan}");
+    assert!(plan.contains("USING COVERING INDEX t_ab (1 prefix)"), "{plan}");
 }

@@ -324,6 +324,20 @@ impl Index {
         Ok(self.tree().insert(tx, key, &[], false)? == Inserted::New)
     }
 
+    /// [`Index::insert`] through an append hint, as
+    /// [`Table::insert_hinted`]: entries added in ascending order (CREATE
+    /// INDEX from sorted entries) go to the end of the right-most leaf
+    /// without a descent. The caller clears the hint after any other
+    /// change to this index.
+    pub fn insert_hinted(
+        &self,
+        tx: &impl StorageMut,
+        key: &[u8],
+        hint: &mut Option<PageId>,
+    ) -> Result<bool> {
+        Ok(self.tree().insert_hinted(tx, key, &[], false, hint)? == Inserted::New)
+    }
+
     /// Removes `key`; `false` if it was not present.
     pub fn delete(&self, tx: &impl StorageMut, key: &[u8]) -> Result<bool> {
         self.tree().delete(tx, key)

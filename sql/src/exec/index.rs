@@ -6,11 +6,12 @@
 
 use std::sync::Arc;
 
-use super::Context;
+use super::{Context, Operator, table_row};
 use crate::catalog::{EXPR_COLUMN, IndexDef, TableDef};
 use crate::expr::Expr;
 use crate::planner::Binder;
 use crate::planner::bind::{Scope, ScopeTable};
+use crate::storage::{Row, RowCursor};
 use crate::value::Value;
 use crate::{Error, Result};
 
@@ -100,6 +101,28 @@ impl IndexKeys {
     /// True if the index is UNIQUE.
     pub fn unique(&self) -> bool {
         self.index.unique
+    }
+}
+
+/// The entries of an index for every row a table cursor yields, as rows
+/// `key ++ [rowid]` (the rows a partial index leaves out skipped): the
+/// input CREATE INDEX and REINDEX sort into key order before inserting.
+pub struct IndexEntries {
+    pub keys: IndexKeys,
+    pub table: Arc<TableDef>,
+    pub rows: Box<dyn RowCursor>,
+}
+
+impl Operator for IndexEntries {
+    fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
+        while let Some((rowid, row)) = self.rows.next()? {
+            let local = table_row(&self.table, rowid, row);
+            if let Some(mut key) = self.keys.key(&local, cx)? {
+                key.push(Value::Integer(rowid));
+                return Ok(Some(key));
+            }
+        }
+        Ok(None)
     }
 }
 

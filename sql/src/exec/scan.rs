@@ -21,8 +21,11 @@ pub(super) struct IndexScan {
     pub(super) reverse: bool,
     /// Equal keys must come in rowid order (see [`Access::Index`]).
     pub(super) ordered: bool,
-    /// Rowids of a run of equal keys, already put in rowid order.
-    pub(super) run: std::collections::VecDeque<i64>,
+    /// Rows are made from the entries, not read from the table (see
+    /// [`Access::Index`]'s `covering`).
+    pub(super) covering: bool,
+    /// Entries of a run of equal keys, already put in rowid order.
+    pub(super) run: std::collections::VecDeque<(Vec<Value>, i64)>,
     /// The entry that ended the last run.
     pub(super) pending: Option<(Vec<Value>, i64)>,
 }
@@ -48,15 +51,15 @@ impl IndexScan {
         }
     }
 
-    /// The next rowid. In an ordered scan, entries with equal keys come in
+    /// The next entry. In an ordered scan, entries with equal keys come in
     /// rowid order: a store may order them by storage class first (`1`
     /// before `1.0`; see `keycode`), so a run of equal keys that holds an
     /// integral number is read whole and sorted. Runs of other keys
     /// (NULLs, text, blobs, fractional reals) are in rowid order already
     /// and stream.
-    fn next_rowid(&mut self, cx: &Context) -> Result<Option<i64>> {
-        if let Some(id) = self.run.pop_front() {
-            return Ok(Some(id));
+    fn next_ordered(&mut self, cx: &Context) -> Result<Option<(Vec<Value>, i64)>> {
+        if let Some(e) = self.run.pop_front() {
+            return Ok(Some(e));
         }
         let Some((key, id)) = self.next_entry(cx)? else { return Ok(None) };
         let integral = |v: &Value| match v {
@@ -65,22 +68,43 @@ impl IndexScan {
             _ => false,
         };
         if !self.ordered || !key.iter().any(integral) {
-            return Ok(Some(id));
+            return Ok(Some((key, id)));
         }
-        let mut run = vec![id];
+        let mut run = vec![(key, id)];
         while let Some((k, id)) = self.next_entry(cx)? {
-            if cmp_key(&k, &key) != Ordering::Equal {
+            if cmp_key(&k, &run[0].0) != Ordering::Equal {
                 self.pending = Some((k, id));
                 break;
             }
-            run.push(id);
+            run.push((k, id));
         }
-        run.sort_unstable();
+        run.sort_unstable_by_key(|e| e.1);
         if self.reverse {
             run.reverse();
         }
         self.run = run.into();
         Ok(self.run.pop_front())
+    }
+
+    /// The stored row of entry `(key, rowid)`: made from the key when the
+    /// scan is covering (the columns outside the index NULL: the query
+    /// reads none of them), else read from the table. A key holding a REAL
+    /// zero is read from the table too: the index stores `-0.0` as `0.0`
+    /// (see `keycode`), the table keeps the sign.
+    fn row(&self, t: &TableDef, key: Vec<Value>, id: i64, cx: &Context) -> Result<Row> {
+        let signed_zero = |v: &Value| matches!(v, Value::Real(f) if *f == 0.0);
+        if self.covering && !key.iter().any(signed_zero) {
+            let mut row = vec![Value::Null; t.columns.len()];
+            for (v, &c) in key.into_iter().zip(&self.index.columns) {
+                if let Some(slot) = row.get_mut(c) {
+                    *slot = v;
+                }
+            }
+            return Ok(row);
+        }
+        cx.store.get(t, id)?.ok_or_else(|| {
+            Error::Corrupt(format!("index {} points at missing row {id}", self.index.name))
+        })
     }
 }
 
@@ -178,13 +202,32 @@ impl ScanOp {
                 ids.dedup();
                 ScanState::Rowids(ids.into_iter())
             }
+            Access::RowidInSub { sub, aff, coll } => {
+                // Every row whose rowid is in the set has one of these
+                // rowids (a superset: the IN term above tests each row).
+                let set = super::subquery::in_set(sub, &[], cx, *aff, *coll)?;
+                let mut ids: Vec<i64> = set.set.iter().filter_map(|k| rowid_of(&k.0[0])).collect();
+                ids.sort_unstable();
+                ids.dedup();
+                ScanState::Rowids(ids.into_iter())
+            }
             Access::RowidRange { lo, hi, reverse } => {
                 match rowid_bounds(eval_bound(lo, cx)?, eval_bound(hi, cx)?) {
                     Some(r) => ScanState::Rows(cx.store.scan(&self.table, r, *reverse)?),
                     None => ScanState::Done,
                 }
             }
-            Access::Index { index, prefixes, lo, hi, affs, reverse, ordered, skip_nulls } => {
+            Access::Index {
+                index,
+                prefixes,
+                lo,
+                hi,
+                affs,
+                reverse,
+                ordered,
+                skip_nulls,
+                covering,
+            } => {
                 let conv = |v: Value, j: usize| match affs.get(j).copied().flatten() {
                     Some(a) => a.apply(v),
                     None => v,
@@ -258,6 +301,7 @@ impl ScanOp {
                     index: index.clone(),
                     reverse: *reverse,
                     ordered: *ordered,
+                    covering: *covering,
                     run: Default::default(),
                     pending: None,
                 }))
@@ -314,16 +358,8 @@ impl Operator for ScanOp {
                     },
                     None => return Ok(None),
                 },
-                ScanState::Index(scan) => match scan.next_rowid(cx)? {
-                    Some(id) => match cx.store.get(&self.table, id)? {
-                        Some(r) => (id, r),
-                        None => {
-                            return Err(Error::Corrupt(format!(
-                                "index {} points at missing row {id}",
-                                scan.index.name
-                            )));
-                        }
-                    },
+                ScanState::Index(scan) => match scan.next_ordered(cx)? {
+                    Some((key, id)) => (id, scan.row(&self.table, key, id, cx)?),
                     None => {
                         self.state = ScanState::Done;
                         return Ok(None);

@@ -92,27 +92,7 @@ pub fn subquery_in(
     aff: Option<Affinity>,
     coll: Collation,
 ) -> Result<Option<bool>> {
-    let set = match cached(cx, sub) {
-        Some(Cached::In(s)) => s,
-        _ => {
-            let child = cx.child(outer);
-            let mut op = operator(cx, sub);
-            let mut set = BTreeSet::new();
-            let mut has_null = false;
-            while let Some(r) = op.next(&child)? {
-                let v = conv(r.into_iter().next().unwrap_or(Value::Null), aff);
-                if matches!(v, Value::Null) {
-                    has_null = true;
-                } else {
-                    set.insert(OrdKey(vec![coll.fold_owned(v)]));
-                }
-            }
-            keep(cx, sub, op);
-            let s = Arc::new(InSet { set, has_null });
-            remember(cx, sub, Cached::In(s.clone()));
-            s
-        }
-    };
+    let set = in_set(sub, outer, cx, aff, coll)?;
     if set.set.is_empty() && !set.has_null {
         return Ok(Some(false));
     }
@@ -124,6 +104,38 @@ pub fn subquery_in(
         return Ok(Some(true));
     }
     Ok(if set.has_null { None } else { Some(false) })
+}
+
+/// The right-hand side of `x IN (subquery)` for this run: its values
+/// after `aff`, folded by `coll` (NULLs noted apart); an uncorrelated
+/// subquery's is built once per statement and cached, so a scan driven by
+/// the set (`Access::RowidInSub`) and the IN term share it.
+pub(super) fn in_set(
+    sub: &Arc<SubPlan>,
+    outer: &[Value],
+    cx: &Context,
+    aff: Option<Affinity>,
+    coll: Collation,
+) -> Result<Arc<InSet>> {
+    if let Some(Cached::In(s)) = cached(cx, sub) {
+        return Ok(s);
+    }
+    let child = cx.child(outer);
+    let mut op = operator(cx, sub);
+    let mut set = BTreeSet::new();
+    let mut has_null = false;
+    while let Some(r) = op.next(&child)? {
+        let v = conv(r.into_iter().next().unwrap_or(Value::Null), aff);
+        if matches!(v, Value::Null) {
+            has_null = true;
+        } else {
+            set.insert(OrdKey(vec![coll.fold_owned(v)]));
+        }
+    }
+    keep(cx, sub, op);
+    let s = Arc::new(InSet { set, has_null });
+    remember(cx, sub, Cached::In(s.clone()));
+    Ok(s)
 }
 
 /// Column `k` of the first row, or NULL (an element of a row value).

@@ -12,6 +12,7 @@
 //! reach `group_concat`) open, and the differential fuzzer does not
 //! compare it (`tests/fuzz/run.rs`).
 
+use std::collections::BTreeSet;
 use std::ops::Bound;
 use std::sync::Arc;
 
@@ -23,7 +24,7 @@ use super::{Access, AggCall, Node};
 use crate::Result;
 use crate::catalog::TableDef;
 use crate::exec::vals::{Affinity, Collation};
-use crate::expr::{CmpOp, Expr};
+use crate::expr::{CmpOp, Expr, SubKind};
 
 /// A usable comparison of a column with a row-free value.
 pub(super) enum Pred {
@@ -31,6 +32,8 @@ pub(super) enum Pred {
     In(Vec<Expr>),
     Lo(Expr, bool),
     Hi(Expr, bool),
+    /// `col IN (uncorrelated subquery)`, its collation.
+    InSub(Arc<super::SubPlan>, Collation),
 }
 
 pub(super) fn analyse(c: &Expr) -> Option<(usize, Pred, Option<Affinity>)> {
@@ -58,6 +61,12 @@ pub(super) fn analyse(c: &Expr) -> Option<(usize, Pred, Option<Affinity>)> {
             }
             Some((*k, Pred::In(list.clone()), affs.first().copied().flatten()))
         }
+        Expr::Sub { kind: SubKind::In, sub, lhs, aff, coll, negated: false, .. }
+            if !sub.correlated =>
+        {
+            let [Expr::Column(k)] = lhs.as_slice() else { return None };
+            Some((*k, Pred::InSub(sub.clone(), *coll), *aff))
+        }
         _ => None,
     }
 }
@@ -82,11 +91,15 @@ pub(super) fn choose_access(b: &Binder, t: &Arc<TableDef>, locals: &[Expr]) -> (
     let ncols = t.columns.len();
     let is_rowid = |k: usize| k == ncols || Some(k) == t.rowid_alias;
     // Rowid equality / IN.
-    for (k, p, _) in &preds {
+    for (k, p, aff) in &preds {
         if is_rowid(*k) {
             match p {
                 Pred::Eq(v) => return (Access::RowidIn(vec![v.clone()]), 0.0001),
                 Pred::In(vs) => return (Access::RowidIn(vs.clone()), 0.001),
+                Pred::InSub(sub, coll) => {
+                    let access = Access::RowidInSub { sub: sub.clone(), aff: *aff, coll: *coll };
+                    return (access, 0.01);
+                }
                 _ => {}
             }
         }
@@ -170,6 +183,7 @@ pub(super) fn choose_access(b: &Binder, t: &Arc<TableDef>, locals: &[Expr]) -> (
                 reverse: false,
                 ordered: false,
                 skip_nulls: false,
+                covering: false,
             };
             best = Some((score, access, sel));
         }
@@ -285,6 +299,7 @@ pub(super) fn order_access(
                     reverse: false,
                     ordered: true,
                     skip_nulls: false,
+                    covering: false,
                 };
                 (access, true)
             }
@@ -304,6 +319,7 @@ pub(super) fn order_access(
                         reverse: false,
                         ordered: true,
                         skip_nulls: order[0].skip_nulls,
+                        covering: false,
                     };
                     return (access, true);
                 }
@@ -324,6 +340,7 @@ pub(super) fn order_access(
                 reverse: false,
                 ordered: ok,
                 skip_nulls: false,
+                covering: false,
             };
             (access, ok)
         }
@@ -393,8 +410,29 @@ pub(super) fn in_key_order(b: &Binder, t: &Arc<TableDef>, access: Access) -> Acc
             reverse: false,
             ordered: true,
             skip_nulls: false,
+            covering: false,
         },
         None => access,
+    }
+}
+
+/// Makes an index scan of `t` index-only when the index holds every
+/// column the query reads from the table: `needed` (local column
+/// numbers; the table's width is the rowid) must all be key columns of a
+/// plain index, the rowid or its alias. Rows are then made from the index
+/// entries and the table's records are never read (SQLite's covering
+/// index). Any other access is returned as it is.
+pub(super) fn cover(t: &TableDef, access: Access, needed: &BTreeSet<usize>) -> Access {
+    match access {
+        Access::Index { index, prefixes, lo, hi, affs, reverse, ordered, skip_nulls, .. } => {
+            let ncols = t.columns.len();
+            let covering = index.is_plain()
+                && needed
+                    .iter()
+                    .all(|&c| c == ncols || Some(c) == t.rowid_alias || index.columns.contains(&c));
+            Access::Index { index, prefixes, lo, hi, affs, reverse, ordered, skip_nulls, covering }
+        }
+        other => other,
     }
 }
 

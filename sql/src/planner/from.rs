@@ -16,7 +16,7 @@ use super::select::*;
 use super::{Access, JoinKey, JoinKind, Node, QueryPlan};
 use crate::catalog::{self, TableDef, object_name};
 use crate::exec::vals::{Affinity, Collation};
-use crate::expr::{CmpOp, Expr};
+use crate::expr::{CmpOp, Expr, SubKind};
 use crate::func::TableFunc;
 use crate::{Error, Result};
 
@@ -393,7 +393,16 @@ pub(super) fn build_from(
     on_c: Vec<Vec<Expr>>,
     width: usize,
     order: Option<&[OrderTerm]>,
+    needed: Option<&BTreeSet<usize>>,
 ) -> Result<(Node, bool)> {
+    // The columns of relation `i` the query reads, as local numbers (for
+    // index-only scans); `None`: unknown, every column.
+    let needs: Vec<Option<BTreeSet<usize>>> = rels
+        .iter()
+        .map(|r| {
+            needed.map(|n| n.range(r.offset..r.offset + r.width()).map(|c| c - r.offset).collect())
+        })
+        .collect();
     if rels.is_empty() {
         let mut node = Node::Values { rows: vec![Vec::new()], width: 0 };
         if let Some(p) = where_c.into_iter().reduce(|a, c| Expr::And(Box::new(a), Box::new(c))) {
@@ -441,6 +450,20 @@ pub(super) fn build_from(
             }
         }
     }
+    // `rowid IN (uncorrelated subquery)` may drive its table's scan (the
+    // set's rowids looked up, `Access::RowidInSub`); the term itself stays
+    // in the filter above the joins, which tests it exactly.
+    let mut probes: Vec<Vec<Expr>> = vec![Vec::new(); rels.len()];
+    for c in conjs.iter() {
+        let in_sub = matches!(&c.expr, Expr::Sub { kind: SubKind::In, sub, negated: false, .. }
+            if !sub.correlated);
+        if c.rels.len() == 1 && !c.done && in_sub {
+            let i = *c.rels.iter().next().expect("one");
+            if !left_right.contains(&i) {
+                probes[i].push(c.expr.clone().shift(rels[i].offset));
+            }
+        }
+    }
     for (i, cs) in on_c.iter().enumerate() {
         // A RIGHT/FULL join keeps every row of its relation: its ON cannot
         // filter that relation's scan.
@@ -467,7 +490,8 @@ pub(super) fn build_from(
         ) {
             Source::Table(t) => {
                 let rows = b.store.estimate_rows(&t)? as f64;
-                let (mut access, sel) = choose_access(b, &t, &locals[i]);
+                let terms: Vec<Expr> = locals[i].iter().chain(&probes[i]).cloned().collect();
+                let (mut access, sel) = choose_access(b, &t, &terms);
                 if let (Some(order), 1) = (order, rels_len) {
                     let local: Option<Vec<OrderTerm>> = order
                         .iter()
@@ -480,7 +504,10 @@ pub(super) fn build_from(
                         (access, ordered) = order_access(b, &t, access, &local);
                     }
                 }
-                let access = in_key_order(b, &t, access);
+                let mut access = in_key_order(b, &t, access);
+                if let Some(n) = &needs[i] {
+                    access = cover(&t, access, n);
+                }
                 let e = rows * sel * if filter.is_some() { 0.5 } else { 1.0 };
                 (Node::Scan { table: t, access, filter }, e)
             }
@@ -623,6 +650,10 @@ pub(super) fn build_from(
                 .map(|(_, c)| c)
                 .reduce(|a, c| Expr::And(Box::new(a), Box::new(c)));
             let table = table.clone();
+            let access = match &needs[r] {
+                Some(n) => cover(&table, access, n),
+                None => access,
+            };
             node = Node::LookupJoin {
                 left: Box::new(node),
                 right: Box::new(Node::Scan { table, access, filter: Some(filter) }),

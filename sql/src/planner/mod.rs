@@ -81,6 +81,11 @@ pub enum Access {
     Full { reverse: bool },
     /// Rows whose rowid equals one of the values.
     RowidIn(Vec<Expr>),
+    /// Rows whose rowid is in the set of an uncorrelated `rowid IN
+    /// (subquery)`: the set is built once (and shared with the IN term,
+    /// which still filters above the scan), its values' rowids looked up in
+    /// ascending order. `aff` and `coll` are the IN's.
+    RowidInSub { sub: Arc<SubPlan>, aff: Option<Affinity>, coll: Collation },
     /// Rows whose rowid lies in a range, ascending (reverse: descending).
     RowidRange { lo: Bound<Expr>, hi: Bound<Expr>, reverse: bool },
     /// Index entries: each prefix in `prefixes` combined with the optional
@@ -102,6 +107,12 @@ pub enum Access {
         /// With one empty prefix and no range: skip the entries whose
         /// first column is NULL (they come first), as `min()` wants.
         skip_nulls: bool,
+        /// Index-only (SQLite's covering index): every column the query
+        /// reads from this table is a key column of the index or the
+        /// rowid, so rows are made from the entries and the table is not
+        /// read. Set last, by [`access::cover`], once the query's columns
+        /// are known.
+        covering: bool,
     },
 }
 
@@ -462,19 +473,23 @@ impl Node {
                     Access::RowidIn(v) => {
                         format!("SEARCH {} USING ROWID IN ({} values)", table.name, v.len())
                     }
+                    Access::RowidInSub { .. } => {
+                        format!("SEARCH {} USING ROWID IN (subquery)", table.name)
+                    }
                     Access::RowidRange { reverse, .. } => format!(
                         "SEARCH {} USING ROWID RANGE{}",
                         table.name,
                         if *reverse { " DESC" } else { "" }
                     ),
-                    Access::Index { index, prefixes, lo, hi, reverse, .. } => {
+                    Access::Index { index, prefixes, lo, hi, reverse, covering, .. } => {
                         let range = !matches!((lo, hi), (Bound::Unbounded, Bound::Unbounded));
                         let desc = if *reverse { " DESC" } else { "" };
+                        let how = if *covering { "COVERING INDEX" } else { "INDEX" };
                         if !range && prefixes.iter().all(Vec::is_empty) {
-                            format!("SCAN {} USING INDEX {}{desc}", table.name, index.name)
+                            format!("SCAN {} USING {how} {}{desc}", table.name, index.name)
                         } else {
                             format!(
-                                "SEARCH {} USING INDEX {} ({} prefix{}{}){desc}",
+                                "SEARCH {} USING {how} {} ({} prefix{}{}){desc}",
                                 table.name,
                                 index.name,
                                 prefixes.len(),

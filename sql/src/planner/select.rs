@@ -531,7 +531,11 @@ pub(super) fn plan_select_in_scope(
     } else {
         None
     };
-    let (mut node, scan_ordered) = build_from(b, &mut rels, where_c, on_c, width, want.as_deref())?;
+    let needed = wins.is_empty().then(|| {
+        read_columns(&out, &hidden, &where_c, &on_c, &group, having.as_ref(), &aggs, &rels)
+    });
+    let (mut node, scan_ordered) =
+        build_from(b, &mut rels, where_c, on_c, width, want.as_deref(), needed.as_ref())?;
     if minmax.is_some() && scan_ordered {
         // The first row in the column's order (NULLs skipped) holds the
         // answer, and is the row bare columns read, as in SQLite.
@@ -620,6 +624,41 @@ pub(super) fn plan_select_in_scope(
         affinities: out.iter().map(|c| c.aff).collect(),
         collations: out.iter().map(|c| c.coll).collect(),
     })
+}
+
+/// The columns of the FROM clause's (canonical) row a SELECT reads: in
+/// its result columns and hidden ORDER BY terms, WHERE and ON terms,
+/// GROUP BY, HAVING, aggregate arguments, filters and orders, and
+/// table-valued function arguments, subqueries' reads of this row
+/// included ([`Expr::columns`]). A table scan whose index holds all of
+/// its table's columns among them reads only the index
+/// ([`super::access::cover`]). Window functions are not counted: the
+/// caller asks only for queries without them.
+#[allow(clippy::too_many_arguments)]
+fn read_columns(
+    out: &[OutCol],
+    hidden: &[Expr],
+    where_c: &[Expr],
+    on_c: &[Vec<Expr>],
+    group: &[Expr],
+    having: Option<&Expr>,
+    aggs: &[super::AggCall],
+    rels: &[Rel],
+) -> std::collections::BTreeSet<usize> {
+    let mut n = std::collections::BTreeSet::new();
+    let mut add = |e: &Expr| n.extend(e.columns());
+    out.iter().for_each(|c| add(&c.expr));
+    hidden.iter().chain(where_c).chain(on_c.iter().flatten()).chain(group).for_each(&mut add);
+    having.into_iter().for_each(&mut add);
+    for a in aggs {
+        a.args.iter().chain(&a.filter).chain(a.order.iter().map(|k| &k.expr)).for_each(&mut add);
+    }
+    for r in rels {
+        if let Source::Func { args, .. } = &r.source {
+            args.iter().flatten().for_each(&mut add);
+        }
+    }
+    n
 }
 
 /// Binds the select list (aggregates go to `b.aggs`).
@@ -814,7 +853,7 @@ fn count_star(node: Node, exprs: &[Expr]) -> Node {
                 && prefixes.iter().all(Vec::is_empty)
                 && prefixes.len() == 1
         }
-        Access::RowidIn(_) | Access::RowidRange { .. } => false,
+        Access::RowidIn(_) | Access::RowidInSub { .. } | Access::RowidRange { .. } => false,
     };
     let count = *width;
     let only_count =

@@ -78,6 +78,10 @@ pub struct BtreeStore {
     /// tree drop and savepoint rollback, the only ways a table's
     /// right-most leaf changes other than through the hinted insert itself.
     append: AtomicU64,
+    /// The same hint for index entries (`root << 32 | leaf` of the index
+    /// inserted into last), cleared with `append`; entries inserted in key
+    /// order (CREATE INDEX) then append to the right-most leaf.
+    index_append: AtomicU64,
 }
 
 impl BtreeStore {
@@ -87,6 +91,7 @@ impl BtreeStore {
             savepoints: Mutex::new(Vec::new()),
             next_sp: Mutex::new(1),
             append: AtomicU64::new(0),
+            index_append: AtomicU64::new(0),
         }
     }
 
@@ -115,6 +120,7 @@ impl BtreeStore {
 
     fn clear_append_hint(&self) {
         self.append.store(0, Ordering::Relaxed);
+        self.index_append.store(0, Ordering::Relaxed);
     }
 
     /// Commits (a read transaction just ends). Fails if a cursor still
@@ -122,6 +128,7 @@ impl BtreeStore {
     /// Runs `f` on the write transaction underneath (VACUUM's page copy);
     /// an error on a read-only store.
     pub fn with_write_txn<R>(&self, f: impl FnOnce(&WriteTxn) -> R) -> Result<R> {
+        self.clear_append_hint();
         match &*self.tx.lock() {
             Tx::Write(w) => Ok(f(w)),
             Tx::Read(_) => Err(readonly()),
@@ -439,10 +446,20 @@ impl RowStore for BtreeStore {
         let mut buf = Vec::new();
         encode_entry(key, &index.desc, rowid, &mut buf);
         let ix = Index::open(page(index.root));
-        with_write!(self.tx, x => ix.insert(x, &buf).map(|_| ()))
+        let packed = self.index_append.load(Ordering::Relaxed);
+        let mut hint =
+            (packed != 0 && (packed >> 32) as u32 == index.root).then(|| page(packed as u32));
+        let r = with_write!(self.tx, x => ix.insert_hinted(x, &buf, &mut hint).map(|_| ()));
+        let next = match (&r, hint) {
+            (Ok(()), Some(leaf)) => (u64::from(index.root) << 32) | u64::from(leaf.0),
+            _ => 0,
+        };
+        self.index_append.store(next, Ordering::Relaxed);
+        r
     }
 
     fn index_delete(&self, index: &IndexDef, key: &[Value], rowid: i64) -> Result<()> {
+        self.clear_append_hint();
         let mut buf = Vec::new();
         encode_entry(key, &index.desc, rowid, &mut buf);
         let ix = Index::open(page(index.root));

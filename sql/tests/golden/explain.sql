@@ -11,7 +11,7 @@ query
 EXPLAIN SELECT a FROM t WHERE b = 3
 ----
 PROJECT 1 columns
-  SEARCH t USING INDEX tb (1 prefix) FILTER
+  SEARCH t USING COVERING INDEX tb (1 prefix) FILTER
 
 onlyif asadb
 query

@@ -100,7 +100,7 @@ EXPLAIN SELECT id FROM t ORDER BY a, id LIMIT 3
 ----
 PROJECT 1 columns
   LIMIT
-    SCAN t USING INDEX ta
+    SCAN t USING COVERING INDEX ta
 
 query
 SELECT id, a FROM t ORDER BY a
@@ -126,7 +126,7 @@ query
 EXPLAIN SELECT c, d FROM t ORDER BY c, d
 ----
 PROJECT 2 columns
-  SCAN t USING INDEX tcd
+  SCAN t USING COVERING INDEX tcd
 
 query
 SELECT c, d FROM t ORDER BY c, d
@@ -147,7 +147,7 @@ query
 EXPLAIN SELECT d FROM t WHERE c = 2 ORDER BY c, d
 ----
 PROJECT 1 columns
-  SEARCH t USING INDEX tcd (1 prefix) FILTER
+  SEARCH t USING COVERING INDEX tcd (1 prefix) FILTER
 
 query
 SELECT d FROM t WHERE c = 2 ORDER BY c, d
@@ -162,7 +162,7 @@ EXPLAIN SELECT id FROM t WHERE c = 1 ORDER BY d LIMIT 2
 ----
 PROJECT 1 columns
   LIMIT
-    SEARCH t USING INDEX tcd (1 prefix) FILTER
+    SEARCH t USING COVERING INDEX tcd (1 prefix) FILTER
 
 query
 SELECT id FROM t WHERE c = 1 ORDER BY d LIMIT 2
@@ -177,7 +177,7 @@ query
 EXPLAIN SELECT id FROM t WHERE a > 1 ORDER BY a
 ----
 PROJECT 1 columns
-  SEARCH t USING INDEX ta (1 prefix + range) FILTER
+  SEARCH t USING COVERING INDEX ta (1 prefix + range) FILTER
 
 query
 SELECT id FROM t WHERE a > 1 ORDER BY a
@@ -316,7 +316,7 @@ EXPLAIN SELECT min(a), id FROM t
 PROJECT 2 columns
   AGGREGATE 0 keys, 1 aggregates
     LIMIT
-      SCAN t USING INDEX ta
+      SCAN t USING COVERING INDEX ta
 
 onlyif asadb
 query
@@ -342,7 +342,7 @@ EXPLAIN SELECT min(a) FROM t WHERE a > 1
 PROJECT 1 columns
   AGGREGATE 0 keys, 1 aggregates
     LIMIT
-      SEARCH t USING INDEX ta (1 prefix + range) FILTER
+      SEARCH t USING COVERING INDEX ta (1 prefix + range) FILTER
 
 onlyif asadb
 query
