@@ -7,6 +7,7 @@
 //! and collation decided at plan time (SQLite's rules), so evaluation does
 //! no name or type lookups. Booleans are SQLite's: 1, 0 or NULL.
 
+use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::sync::Arc;
 
@@ -294,8 +295,9 @@ impl Expr {
             }
             Expr::IsNull(e, negated) => boolv(matches!(e.eval(row, cx)?, Value::Null) != *negated),
             Expr::Like { expr, pattern, escape, negated } => {
-                let t = expr.eval(row, cx)?;
-                let p = pattern.eval(row, cx)?;
+                // Borrowed: a LIKE over a text column allocates nothing per row.
+                let t = expr.eval_ref(row, cx)?;
+                let p = pattern.eval_ref(row, cx)?;
                 let esc = match escape {
                     Some(e) => match vals::to_text(&e.eval(row, cx)?) {
                         Some(s) => {
@@ -313,15 +315,15 @@ impl Expr {
                     },
                     None => None,
                 };
-                match (vals::to_text(&t), vals::to_text(&p)) {
+                match (t.text(), p.text()) {
                     (Some(t), Some(p)) => boolv(vals::like(&p, &t, esc) != *negated),
                     _ => Value::Null,
                 }
             }
             Expr::Glob { expr, pattern, negated } => {
-                let t = expr.eval(row, cx)?;
-                let p = pattern.eval(row, cx)?;
-                match (vals::to_text(&t), vals::to_text(&p)) {
+                let t = expr.eval_ref(row, cx)?;
+                let p = pattern.eval_ref(row, cx)?;
+                match (t.text(), p.text()) {
                     (Some(t), Some(p)) => boolv(vals::glob(&p, &t) != *negated),
                     _ => Value::Null,
                 }
@@ -372,6 +374,20 @@ impl Expr {
                 return Err(Error::InvalidInput("misuse of window function".into()));
             }
         })
+    }
+
+    /// [`Expr::eval`] without copying a column's or a literal's value:
+    /// for consumers that only look at the value (an aggregate step, LIKE,
+    /// a comparison), so a text column is read in place instead of being
+    /// cloned for every row.
+    pub fn eval_ref<'r>(&'r self, row: &'r [Value], cx: &Context) -> Result<Cow<'r, Value>> {
+        match self {
+            Expr::Column(i) => row.get(*i).map(Cow::Borrowed).ok_or_else(|| bad_col(*i)),
+            Expr::Literal(v) | Expr::RowValue { value: v, .. } => Ok(Cow::Borrowed(v)),
+            // COLLATE passes its operand's value on unchanged.
+            Expr::Collate(e, _) => e.eval_ref(row, cx),
+            _ => Ok(Cow::Owned(self.eval(row, cx)?)),
+        }
     }
 
     /// Evaluates the expression and says whether the value carries SQLite's

@@ -206,26 +206,7 @@ impl<'a> Record<'a> {
         };
         // `new` checked that every body lies inside `bytes`.
         let size = body_size(serial).unwrap_or(0) as usize;
-        let body = &self.bytes[off..off + size];
-        Ok(match serial {
-            0 => Value::Null,
-            8 => Value::Integer(0),
-            9 => Value::Integer(1),
-            1..=6 => {
-                // Sign-extend: start from all ones if the top bit is set.
-                let mut v: i64 = if body[0] & 0x80 != 0 { -1 } else { 0 };
-                for &b in body {
-                    v = (v << 8) | i64::from(b);
-                }
-                Value::Integer(v)
-            }
-            7 => Value::Real(f64::from_bits(u64::from_be_bytes(body.try_into().unwrap_or([0; 8])))),
-            n if n % 2 == 0 => Value::Blob(body.to_vec()),
-            _ => match std::str::from_utf8(body) {
-                Ok(s) => Value::Text(s.to_owned()),
-                Err(_) => return corrupt!("record column {i} is not valid UTF-8"),
-            },
-        })
+        value_of(serial, &self.bytes[off..off + size], i)
     }
 
     /// Every stored column.
@@ -238,6 +219,127 @@ impl<'a> Record<'a> {
         }
         Ok(out)
     }
+}
+
+/// The value of one column from its serial type and its body bytes
+/// (`body` holds exactly [`body_size`] bytes): the one decoding rule
+/// [`Record::column`] and [`decode`] share.
+#[inline]
+fn value_of(serial: u64, body: &[u8], i: usize) -> Result<Value> {
+    Ok(match serial {
+        0 => Value::Null,
+        8 => Value::Integer(0),
+        9 => Value::Integer(1),
+        1..=6 => {
+            // Sign-extend: start from all ones if the top bit is set.
+            let mut v: i64 = if body[0] & 0x80 != 0 { -1 } else { 0 };
+            for &b in body {
+                v = (v << 8) | i64::from(b);
+            }
+            Value::Integer(v)
+        }
+        7 => Value::Real(f64::from_bits(u64::from_be_bytes(body.try_into().unwrap_or([0; 8])))),
+        n if n % 2 == 0 => Value::Blob(body.to_vec()),
+        _ => match std::str::from_utf8(body) {
+            Ok(s) => Value::Text(s.to_owned()),
+            Err(_) => return corrupt!("record column {i} is not valid UTF-8"),
+        },
+    })
+}
+
+/// The columns of a record a reader needs decoded (SQLite decodes a row
+/// lazily, up to the last column a statement reads; this is that
+/// knowledge handed down to the store). Columns outside the set read as
+/// NULL, and decoding stops after the last column in it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ColumnSet {
+    /// `wanted[i]`: decode column `i`; the last entry is `true` (or the
+    /// set is empty).
+    wanted: Vec<bool>,
+}
+
+impl ColumnSet {
+    /// The set of the given column positions.
+    pub fn new(cols: impl IntoIterator<Item = usize>) -> ColumnSet {
+        let mut wanted = Vec::new();
+        for c in cols {
+            if c >= wanted.len() {
+                wanted.resize(c + 1, false);
+            }
+            wanted[c] = true;
+        }
+        ColumnSet { wanted }
+    }
+
+    /// True if column `i` is to be decoded.
+    pub fn contains(&self, i: usize) -> bool {
+        self.wanted.get(i).copied().unwrap_or(false)
+    }
+
+    /// One past the last column in the set (0 if it is empty).
+    pub fn end(&self) -> usize {
+        self.wanted.len()
+    }
+
+    /// Copies the wanted values of a decoded row (the others NULL, none
+    /// past [`ColumnSet::end`]): what a store without records (the
+    /// in-memory one) answers for a projected scan.
+    pub fn project(&self, row: &[Value]) -> Vec<Value> {
+        let n = self.end().min(row.len());
+        let mut out = Vec::with_capacity(n + 1);
+        for (i, v) in row[..n].iter().enumerate() {
+            out.push(if self.wanted[i] { v.clone() } else { Value::Null });
+        }
+        out
+    }
+}
+
+/// Decodes a record in one pass over its header: every column, or with
+/// `cols` only the columns in it (the others NULL, and nothing after the
+/// last one in it: the rest of the header is not even read). The vector
+/// has room for one more value than the record holds (the rowid a table
+/// row gets appended), and for at least `room` values (a table's width
+/// plus its rowid, when the record may be short of columns).
+///
+/// Checks what it reads as [`Record::new`] does: a header or body that
+/// does not add up is [`Error::Corrupt`](crate::Error::Corrupt).
+pub fn decode(bytes: &[u8], cols: Option<&ColumnSet>, room: usize) -> Result<Vec<Value>> {
+    let mut pos = 0;
+    let Some(header_len) = get_varint(bytes, &mut pos) else {
+        return corrupt!("record header size is not a varint");
+    };
+    if header_len < pos as u64 || header_len > bytes.len() as u64 {
+        return corrupt!("record header size {header_len} does not fit {} bytes", bytes.len());
+    }
+    let header_len = header_len as usize;
+    let header = &bytes[..header_len];
+    // Every serial type takes at least one header byte.
+    let most = header_len - pos;
+    let end = cols.map_or(usize::MAX, ColumnSet::end);
+    let mut out = Vec::with_capacity((most.min(end) + 1).max(room));
+    let mut body = header_len;
+    while pos < header_len && out.len() < end {
+        let Some(serial) = get_varint(header, &mut pos) else {
+            return corrupt!("record serial type runs past the header");
+        };
+        let Some(size) = body_size(serial) else {
+            return corrupt!("record has reserved serial type {serial}");
+        };
+        let Some(next) = usize::try_from(size).ok().and_then(|s| body.checked_add(s)) else {
+            return corrupt!("record body runs past its {} bytes", bytes.len());
+        };
+        if next > bytes.len() {
+            return corrupt!("record body runs past its {} bytes", bytes.len());
+        }
+        let i = out.len();
+        if cols.is_none_or(|c| c.wanted[i]) {
+            out.push(value_of(serial, &bytes[body..next], i)?);
+        } else {
+            out.push(Value::Null);
+        }
+        body = next;
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

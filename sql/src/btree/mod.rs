@@ -281,7 +281,17 @@ impl<T: Storage> TableCursor<T> {
 
     /// The current row decoded as a record.
     pub fn values(&self) -> Result<Vec<Value>> {
-        self.with_record(|r| r.values())
+        self.with_payload(|p| crate::record::decode(p, None, 0))?
+    }
+
+    /// The current row with only the columns in `cols` decoded, in a
+    /// vector with room for `room` values (see [`crate::record::decode`]).
+    pub fn values_of(
+        &self,
+        cols: Option<&crate::record::ColumnSet>,
+        room: usize,
+    ) -> Result<Vec<Value>> {
+        self.with_payload(|p| crate::record::decode(p, cols, room))?
     }
 
     /// Calls `f` with the current row as a [`Record`] view, so single

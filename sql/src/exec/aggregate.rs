@@ -53,11 +53,19 @@ impl Spec {
 
     /// The group key of `row`: its key values folded by their collations.
     fn key(&self, row: &[Value], cx: &Context) -> Result<OrdKey> {
-        let mut k = Vec::with_capacity(self.keys.len());
+        let mut k = OrdKey(Vec::with_capacity(self.keys.len()));
+        self.key_into(row, cx, &mut k)?;
+        Ok(k)
+    }
+
+    /// [`Spec::key`] into `out`, reusing its room: looking up the group of
+    /// a row allocates nothing for keys of numbers.
+    fn key_into(&self, row: &[Value], cx: &Context, out: &mut OrdKey) -> Result<()> {
+        out.0.clear();
         for (e, c) in self.keys.iter().zip(&self.key_colls) {
-            k.push(c.fold_owned(e.eval(row, cx)?));
+            out.0.push(c.fold(e.eval_ref(row, cx)?.as_ref()).into_owned());
         }
-        Ok(OrdKey(k))
+        Ok(())
     }
 
     /// No groups, and every aggregate a plain `count(*)` (no DISTINCT, no
@@ -154,13 +162,25 @@ impl Group {
                 a.step_subtyped(&args, &json)?;
                 continue;
             }
-            for e in &call.args {
-                args.push(e.eval(&row, cx)?);
-            }
+            // One argument (the common case) is read in place: a step
+            // allocates nothing.
+            let one;
+            let args: &[Value] = match call.args.as_slice() {
+                [e] => {
+                    one = e.eval_ref(&row, cx)?;
+                    std::slice::from_ref(one.as_ref())
+                }
+                es => {
+                    for e in es {
+                        args.push(e.eval(&row, cx)?);
+                    }
+                    &args
+                }
+            };
             if spec.minmax == Some(i) {
-                improved = a.step_improves(&args)?;
+                improved = a.step_improves(args)?;
             } else {
-                a.step(&args)?;
+                a.step(args)?;
             }
         }
         if self.bare.is_empty() || improved {
@@ -246,8 +266,9 @@ impl AggregateOp {
         // Rows of groups first seen after the map was frozen.
         let mut spill: Option<Vec<Row>> = None;
         let per_group = 64 + 64 * spec.aggs.len();
+        let mut k = OrdKey(Vec::with_capacity(spec.keys.len()));
         while let Some(r) = input.next(cx)? {
-            let k = spec.key(&r, cx)?;
+            spec.key_into(&r, cx, &mut k)?;
             if let Some(g) = groups.get_mut(&k) {
                 g.step(&spec, r, cx)?;
                 continue;
@@ -264,7 +285,8 @@ impl AggregateOp {
                 + k.0.iter().map(sort::approx_size).sum::<usize>()
                 + r.iter().map(sort::approx_size).sum::<usize>();
             let g = spec.start(r, cx)?;
-            groups.insert(k, g);
+            let fresh = OrdKey(Vec::with_capacity(spec.keys.len()));
+            groups.insert(std::mem::replace(&mut k, fresh), g);
             if size > cx.budget && !spec.keys.is_empty() {
                 spill = Some(Vec::new());
             }

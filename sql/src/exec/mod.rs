@@ -12,6 +12,7 @@ mod aggregate;
 pub mod alter;
 pub mod analyze;
 pub mod ddl;
+mod demand;
 pub mod dml;
 pub mod fkey;
 pub mod index;
@@ -29,6 +30,7 @@ pub mod vals;
 mod window;
 
 use aggregate::*;
+use demand::Demand;
 use join::*;
 pub use scan::table_row;
 use scan::*;
@@ -169,14 +171,24 @@ impl Ord for OrdKey {
     }
 }
 
-/// Builds the operator tree of a plan.
+/// Builds the operator tree of a plan whose every output column is read.
 pub fn build(node: &Node) -> Box<dyn Operator> {
+    build_for(node, &Demand::All)
+}
+
+/// Builds the operator tree of `node`, of whose output rows only the
+/// columns in `demand` are read: scans below decode only what is read
+/// above them (see [`demand`]).
+fn build_for(node: &Node, demand: &Demand) -> Box<dyn Operator> {
+    let inner = demand.input_of(node).unwrap_or(Demand::All);
+    let build = |n: &Node| build_for(n, &inner);
     match node {
         Node::Scan { table, access, filter } => Box::new(ScanOp {
             table: table.clone(),
             access: access.clone(),
             filter: filter.clone(),
             state: ScanState::Init,
+            cols: demand.scan_columns(table, filter.as_ref()).map(Arc::new),
         }),
         Node::Values { rows, .. } => Box::new(ValuesOp { rows: rows.clone(), pos: 0 }),
         Node::Count { table, width } => {
@@ -231,7 +243,11 @@ pub fn build(node: &Node) -> Box<dyn Operator> {
                 out: AggOut::empty(),
             })
         }
-        Node::Sort { input, keys } => Box::new(sort::SortOp::new(build(input), keys.clone())),
+        Node::Sort { input, keys } => {
+            let mut op = sort::SortOp::new(build(input), keys.clone());
+            op.refetch = demand::refetch(input, keys, demand);
+            Box::new(op)
+        }
         Node::Window { input, partition, order, calls } => Box::new(window::WindowOp::new(
             build(input),
             partition.clone(),

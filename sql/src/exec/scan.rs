@@ -113,6 +113,9 @@ pub(super) struct ScanOp {
     pub(super) access: Access,
     pub(super) filter: Option<Expr>,
     pub(super) state: ScanState,
+    /// The stored columns read above the scan (`None`: all); full and
+    /// rowid-range scans decode only these (see `exec::demand`).
+    pub(super) cols: Option<Arc<crate::storage::ColumnSet>>,
 }
 
 /// The local row of a table: stored columns (the rowid alias filled in,
@@ -186,10 +189,11 @@ pub(super) fn rowid_bounds(lo: Bound<Value>, hi: Bound<Value>) -> Option<(Bound<
 impl ScanOp {
     fn open(&mut self, cx: &Context) -> Result<()> {
         self.state = match &self.access {
-            Access::Full { reverse } => ScanState::Rows(cx.store.scan(
+            Access::Full { reverse } => ScanState::Rows(cx.store.scan_columns(
                 &self.table,
                 (Bound::Unbounded, Bound::Unbounded),
                 *reverse,
+                self.cols.clone(),
             )?),
             Access::RowidIn(es) => {
                 let mut ids = Vec::new();
@@ -213,7 +217,12 @@ impl ScanOp {
             }
             Access::RowidRange { lo, hi, reverse } => {
                 match rowid_bounds(eval_bound(lo, cx)?, eval_bound(hi, cx)?) {
-                    Some(r) => ScanState::Rows(cx.store.scan(&self.table, r, *reverse)?),
+                    Some(r) => ScanState::Rows(cx.store.scan_columns(
+                        &self.table,
+                        r,
+                        *reverse,
+                        self.cols.clone(),
+                    )?),
                     None => ScanState::Done,
                 }
             }

@@ -17,6 +17,8 @@ use std::sync::{Arc, Mutex};
 
 use super::vals;
 use super::{Context, Operator};
+use crate::catalog::TableDef;
+use crate::expr::Expr;
 use crate::planner::SortKey;
 use crate::record::{Record, encode};
 use crate::storage::Row;
@@ -41,16 +43,30 @@ fn approx_row(r: &[Value]) -> usize {
 
 type Entry = (Vec<Value>, Row);
 
+/// A sorted buffer and the sorted runs spilled before it.
+type Sorted = (Vec<Entry>, Vec<Run>);
+
 pub(super) fn cmp_keys(keys: &[SortKey], a: &[Value], b: &[Value]) -> Ordering {
+    cmp_by(keys, |i| &a[i], |i| &b[i])
+}
+
+/// The ORDER BY order of two rows whose `i`-th key values `a(i)` and
+/// `b(i)` give: each key's direction, NULL placement and collation.
+fn cmp_by<'a>(
+    keys: &[SortKey],
+    a: impl Fn(usize) -> &'a Value,
+    b: impl Fn(usize) -> &'a Value,
+) -> Ordering {
     for (i, k) in keys.iter().enumerate() {
-        let o = match (a[i].is_null(), b[i].is_null()) {
+        let (a, b) = (a(i), b(i));
+        let o = match (a.is_null(), b.is_null()) {
             (true, true) => Ordering::Equal,
             (true, false) if k.nulls_first => Ordering::Less,
             (true, false) => Ordering::Greater,
             (false, true) if k.nulls_first => Ordering::Greater,
             (false, true) => Ordering::Less,
             (false, false) => {
-                let o = vals::compare_collated(&a[i], &b[i], k.coll);
+                let o = vals::compare_collated(a, b, k.coll);
                 if k.desc { o.reverse() } else { o }
             }
         };
@@ -59,6 +75,87 @@ pub(super) fn cmp_keys(keys: &[SortKey], a: &[Value], b: &[Value]) -> Ordering {
         }
     }
     Ordering::Equal
+}
+
+/// Where a buffered entry's sort key values are.
+enum KeysAt {
+    /// Evaluated into the entry's key vector.
+    Evaluated,
+    /// Every key is a plain column: read from the row itself, so
+    /// buffering a row copies and allocates no key.
+    Columns(Vec<usize>),
+}
+
+impl KeysAt {
+    fn of(keys: &[SortKey]) -> KeysAt {
+        let cols: Option<Vec<usize>> = keys
+            .iter()
+            .map(|k| match k.expr {
+                Expr::Column(i) => Some(i),
+                _ => None,
+            })
+            .collect();
+        cols.map_or(KeysAt::Evaluated, KeysAt::Columns)
+    }
+
+    /// The key values of `row`, as the entry stores them.
+    fn eval(&self, keys: &[SortKey], row: &[Value], cx: &Context) -> Result<Vec<Value>> {
+        match self {
+            KeysAt::Evaluated => keys.iter().map(|s| s.expr.eval(row, cx)).collect(),
+            KeysAt::Columns(cols) => match cols.iter().find(|&&i| i >= row.len()) {
+                Some(&i) => Err(crate::expr::bad_col(i)),
+                None => Ok(Vec::new()),
+            },
+        }
+    }
+
+    fn cmp(&self, keys: &[SortKey], a: &Entry, b: &Entry) -> Ordering {
+        match self {
+            KeysAt::Evaluated => cmp_keys(keys, &a.0, &b.0),
+            KeysAt::Columns(c) => cmp_by(keys, |i| &a.1[c[i]], |i| &b.1[c[i]]),
+        }
+    }
+
+    /// Key values an entry stores (a spill run holds them before the row).
+    fn stored(&self, keys: &[SortKey]) -> usize {
+        match self {
+            KeysAt::Evaluated => keys.len(),
+            KeysAt::Columns(_) => 0,
+        }
+    }
+}
+
+/// At most this many rows wanted (a LIMIT above) make a sort with a
+/// [`Refetch`] sort narrow rows and read the winners whole afterwards.
+const LATE_ROWS: usize = 1024;
+
+/// Late reading of the rows of a top-N sort over one table (SQLite's
+/// sorter references): the table is scanned decoding only what the sort
+/// keys (and the scan's filter) read, the first N rows are found on those
+/// narrow rows, and only they are then read whole, by rowid — the same
+/// transaction, before any row is handed on. Built by `exec::demand` when
+/// the narrow scan decodes fewer columns than the sort's output needs.
+pub(super) struct Refetch {
+    /// The input with narrow rows (the rowid at `offset + columns`).
+    pub(super) narrow: Option<Box<dyn Operator>>,
+    pub(super) table: Arc<TableDef>,
+    /// Where the table's local row sits in the input's rows, and their width.
+    pub(super) offset: usize,
+    pub(super) width: usize,
+}
+
+impl Refetch {
+    /// The whole row in place of narrow row `row`.
+    fn fetch(&self, row: &[Value], cx: &Context) -> Result<Row> {
+        let at = self.offset + self.table.columns.len();
+        let Some(&Value::Integer(id)) = row.get(at) else {
+            return Err(Error::Internal(format!("sorted row has no rowid at {at}")));
+        };
+        let stored = cx.store.get(&self.table, id)?.ok_or_else(|| {
+            Error::Internal(format!("row {id} of {} vanished during a sort", self.table.name))
+        })?;
+        Ok(super::widen(super::table_row(&self.table, id, stored), self.offset, self.width))
+    }
 }
 
 /// A spill file failed: an IO error that keeps its kind (a full disk
@@ -262,11 +359,27 @@ pub struct SortOp {
     /// Only the first this many rows will be read (a LIMIT above): the
     /// buffer is cut back to them whenever it holds twice as many.
     wanted: Option<usize>,
+    keys_at: KeysAt,
+    /// Late row reading for a small `wanted` (see [`Refetch`]).
+    pub(super) refetch: Option<Refetch>,
+    /// Entries in the sort's key vector (for reading runs back).
+    nkeys: usize,
 }
 
 impl SortOp {
     pub fn new(input: Box<dyn Operator>, keys: Vec<SortKey>) -> SortOp {
-        SortOp { input: Some(input), keys, out: None, spilled_runs: 0, wanted: None }
+        let keys_at = KeysAt::of(&keys);
+        let nkeys = keys_at.stored(&keys);
+        SortOp {
+            input: Some(input),
+            keys,
+            out: None,
+            spilled_runs: 0,
+            wanted: None,
+            keys_at,
+            refetch: None,
+            nkeys,
+        }
     }
 
     /// Consumes the whole input now (normally done by the first `next`).
@@ -278,35 +391,92 @@ impl SortOp {
     }
 
     fn run_input(&mut self, cx: &Context) -> Result<()> {
-        let Some(mut input) = self.input.take() else { return Ok(()) };
+        let late = self.wanted.is_some_and(|n| n <= LATE_ROWS);
+        let narrow = self.refetch.as_mut().and_then(|r| r.narrow.take()).filter(|_| late);
+        // Narrow rows that outgrow the budget give up: whole rows then.
+        if let Some((buf, _)) = narrow.map(|n| self.buffer(n, cx, true)).transpose()?.flatten() {
+            let rf = self.refetch.as_ref().expect("narrow came from it");
+            let mut full = Vec::with_capacity(buf.len());
+            let mut size = 0;
+            let mut runs = Vec::new();
+            for (k, r) in buf {
+                let r = rf.fetch(&r, cx)?;
+                size += approx_row(&k) + approx_row(&r);
+                full.push((k, r));
+                if size > cx.budget {
+                    runs.push(Run::write(&full)?);
+                    full.clear();
+                    size = 0;
+                }
+            }
+            self.input = None;
+            return self.finish(full, runs);
+        }
+        let Some(input) = self.input.take() else { return Ok(()) };
+        let (buf, runs) = self.buffer(input, cx, false)?.expect("spills rather than giving up");
+        self.finish(buf, runs)
+    }
+
+    /// Reads the whole input into a sorted buffer, spilling sorted runs
+    /// past the memory budget — or, `narrow` (whose runs could not be read
+    /// whole later), answering `None` there. At most `wanted` entries stay
+    /// in the buffer.
+    fn buffer(
+        &self,
+        mut input: Box<dyn Operator>,
+        cx: &Context,
+        narrow: bool,
+    ) -> Result<Option<Sorted>> {
         let mut buf: Vec<Entry> = Vec::new();
         let mut size = 0;
         let mut runs = Vec::new();
-        let keys = &self.keys;
+        let (keys, at) = (&self.keys, &self.keys_at);
         // Top-N: an entry with `wanted` entries before it in the stable
         // order of the buffer can never be among the first `wanted` rows
         // out, so cutting the sorted buffer keeps the result (and, the sort
         // being stable and the buffer in input order, its ties) intact.
+        // After a cut, `buf[n - 1]` stays the bound until the next: a later
+        // row not strictly before it is never among the first `n` either.
         let cut_at = self.wanted.map(|n| n.max(1).saturating_mul(2));
+        let mut bound: Option<usize> = None;
         while let Some(r) = input.next(cx)? {
-            let k: Vec<Value> = keys.iter().map(|s| s.expr.eval(&r, cx)).collect::<Result<_>>()?;
-            size += approx_row(&k) + approx_row(&r);
-            buf.push((k, r));
+            let k = at.eval(keys, &r, cx)?;
+            let e = (k, r);
+            if let Some(b) = bound
+                && at.cmp(keys, &e, &buf[b]) != Ordering::Less
+            {
+                continue;
+            }
+            size += approx_row(&e.0) + approx_row(&e.1);
+            buf.push(e);
             if let (Some(cut), Some(n)) = (cut_at, self.wanted)
                 && buf.len() >= cut
             {
-                buf.sort_by(|a, b| cmp_keys(keys, &a.0, &b.0));
+                buf.sort_by(|a, b| at.cmp(keys, a, b));
                 buf.truncate(n);
+                bound = n.checked_sub(1);
                 size = buf.iter().map(|(k, r)| approx_row(k) + approx_row(r)).sum();
             }
             if size > cx.budget {
-                buf.sort_by(|a, b| cmp_keys(keys, &a.0, &b.0));
+                if narrow {
+                    return Ok(None);
+                }
+                buf.sort_by(|a, b| at.cmp(keys, a, b));
                 runs.push(Run::write(&buf)?);
                 buf.clear();
+                bound = None;
                 size = 0;
             }
         }
-        buf.sort_by(|a, b| cmp_keys(keys, &a.0, &b.0));
+        buf.sort_by(|a, b| at.cmp(keys, a, b));
+        if let Some(n) = self.wanted {
+            buf.truncate(n);
+        }
+        Ok(Some((buf, runs)))
+    }
+
+    /// Hands out the sorted buffer, or merges it with the runs spilled.
+    fn finish(&mut self, buf: Vec<Entry>, mut runs: Vec<Run>) -> Result<()> {
         if runs.is_empty() {
             self.out = Some(Output::Memory(buf.into_iter()));
             return Ok(());
@@ -315,10 +485,9 @@ impl SortOp {
             runs.push(Run::write(&buf)?);
         }
         self.spilled_runs = runs.len();
-        let nkeys = keys.len();
         let mut heads = Vec::with_capacity(runs.len());
         for r in &mut runs {
-            heads.push(r.next(nkeys)?);
+            heads.push(r.next(self.nkeys)?);
         }
         self.out = Some(Output::Merge { runs, heads });
         Ok(())
@@ -334,7 +503,7 @@ impl Operator for SortOp {
         if self.out.is_none() {
             self.run_input(cx)?;
         }
-        let nkeys = self.keys.len();
+        let nkeys = self.nkeys;
         match self.out.as_mut().expect("set by run_input") {
             Output::Memory(it) => Ok(it.next().map(|e| e.1)),
             Output::Merge { runs, heads } => {
@@ -346,7 +515,7 @@ impl Operator for SortOp {
                     best = match best {
                         Some(b) => {
                             let cur = heads[b].as_ref().expect("best is some");
-                            if cmp_keys(&self.keys, &h.0, &cur.0) == Ordering::Less {
+                            if self.keys_at.cmp(&self.keys, h, cur) == Ordering::Less {
                                 Some(i)
                             } else {
                                 Some(b)

@@ -21,6 +21,18 @@ impl Operator for ValuesOp {
     }
 }
 
+/// `row` placed at `offset` in a row of `width` NULLs ([`Node::Widen`]).
+pub(super) fn widen(row: Row, offset: usize, width: usize) -> Row {
+    if offset == 0 && row.len() == width {
+        return row;
+    }
+    let mut w = vec![Value::Null; width];
+    for (i, v) in row.into_iter().enumerate() {
+        w[offset + i] = v;
+    }
+    w
+}
+
 pub(super) struct WidenOp {
     pub(super) input: Box<dyn Operator>,
     pub(super) offset: usize,
@@ -34,14 +46,7 @@ impl Operator for WidenOp {
 
     fn next(&mut self, cx: &Context) -> Result<Option<Row>> {
         let Some(r) = self.input.next(cx)? else { return Ok(None) };
-        if self.offset == 0 && r.len() == self.width {
-            return Ok(Some(r));
-        }
-        let mut w = vec![Value::Null; self.width];
-        for (i, v) in r.into_iter().enumerate() {
-            w[self.offset + i] = v;
-        }
-        Ok(Some(w))
+        Ok(Some(widen(r, self.offset, self.width)))
     }
 
     fn limit_hint(&mut self, rows: u64) {

@@ -23,11 +23,11 @@ use asadb_txn::pages::{PageRead, PageWrite};
 use asadb_txn::{ReadTxn, Savepoint, WriteTxn};
 use parking_lot::Mutex;
 
-use super::{IndexCursor, KeyRange, Row, RowCursor, RowStore, TreeKind};
+use super::{ColumnSet, IndexCursor, KeyRange, Row, RowCursor, RowStore, TreeKind};
 use crate::btree::{Index, Table};
 use crate::catalog::{IndexDef, TableDef};
 use crate::keycode::{decode_key, encode_entry, encode_key};
-use crate::record::{Record, encode};
+use crate::record::{decode, encode};
 use crate::value::Value;
 use crate::{Error, Result};
 
@@ -167,14 +167,21 @@ struct BtRowCursor {
     reverse: bool,
     buf: VecDeque<(i64, Row)>,
     done: bool,
+    /// The columns to decode (see [`RowStore::scan_columns`]).
+    cols: Option<Arc<ColumnSet>>,
+    /// Room a decoded row gets: the table's columns and its rowid, so
+    /// that `exec::table_row` fills it without reallocating.
+    room: usize,
 }
 
 impl BtRowCursor {
     fn refill(&mut self) -> Result<()> {
         let tx = self.tx.clone();
-        let mut rows = Vec::with_capacity(BATCH);
-        let (_, exhausted) = with_tx!(tx, t => self.fetch(t, BATCH, Some(&mut rows))?);
-        self.buf.extend(rows);
+        // Decoded straight into the (empty) queue, which keeps its room.
+        let mut rows = std::mem::take(&mut self.buf);
+        let r = with_tx!(tx, t => self.fetch(t, BATCH, Some(&mut rows)));
+        self.buf = rows;
+        let (_, exhausted) = r?;
         self.done = exhausted;
         Ok(())
     }
@@ -187,7 +194,7 @@ impl BtRowCursor {
         &mut self,
         t: &T,
         max: usize,
-        mut out: Option<&mut Vec<(i64, Row)>>,
+        mut out: Option<&mut VecDeque<(i64, Row)>>,
     ) -> Result<(usize, bool)> {
         // In scan order: `near` is where the remaining range starts, `far`
         // where it ends (forward: low, high; reverse: high, low).
@@ -235,7 +242,7 @@ impl BtRowCursor {
                 return Ok((n, true));
             }
             if let Some(out) = out.as_deref_mut() {
-                out.push((id, c.values()?));
+                out.push_back((id, c.values_of(self.cols.as_deref(), self.room)?));
             }
             n += 1;
             self.passed(id);
@@ -357,11 +364,12 @@ impl IndexCursor for BtIndexCursor {
 }
 
 impl RowStore for BtreeStore {
-    fn scan(
+    fn scan_columns(
         &self,
         table: &TableDef,
         range: (Bound<i64>, Bound<i64>),
         reverse: bool,
+        cols: Option<Arc<ColumnSet>>,
     ) -> Result<Box<dyn RowCursor>> {
         Ok(Box::new(BtRowCursor {
             tx: self.tx.clone(),
@@ -370,6 +378,8 @@ impl RowStore for BtreeStore {
             reverse,
             buf: VecDeque::new(),
             done: false,
+            cols,
+            room: table.columns.len() + 1,
         }))
     }
 
@@ -403,7 +413,7 @@ impl RowStore for BtreeStore {
         let t = Table::open(page(table.root));
         let bytes = with_tx!(self.tx, x => t.get(x, rowid)?);
         match bytes {
-            Some(b) => Ok(Some(Record::new(&b)?.values()?)),
+            Some(b) => Ok(Some(decode(&b, None, table.columns.len() + 1)?)),
             None => Ok(None),
         }
     }

@@ -21,7 +21,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::Instant;
 
-use super::{IndexCursor, KeyRange, Row, RowCursor, RowStore, TreeKind};
+use super::{ColumnSet, IndexCursor, KeyRange, Row, RowCursor, RowStore, TreeKind};
 use crate::catalog::{IndexDef, TableDef};
 use crate::value::Value;
 use crate::{Error, Result};
@@ -133,14 +133,15 @@ impl IndexCursor for IndexGuard {
 }
 
 impl RowStore for Interrupted<'_> {
-    fn scan(
+    fn scan_columns(
         &self,
         table: &TableDef,
         range: (Bound<i64>, Bound<i64>),
         reverse: bool,
+        cols: Option<Arc<ColumnSet>>,
     ) -> Result<Box<dyn RowCursor>> {
         self.interrupt.check()?;
-        let inner = self.inner.scan(table, range, reverse)?;
+        let inner = self.inner.scan_columns(table, range, reverse, cols)?;
         Ok(Box::new(RowGuard { inner, interrupt: self.interrupt.clone() }))
     }
     fn scan_index(

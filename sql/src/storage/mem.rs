@@ -8,7 +8,9 @@ use std::sync::Arc;
 
 use parking_lot::Mutex;
 
-use super::{IndexCursor, KeyRange, Row, RowCursor, RowStore, TreeKind, cmp_key, cmp_prefix};
+use super::{
+    ColumnSet, IndexCursor, KeyRange, Row, RowCursor, RowStore, TreeKind, cmp_key, cmp_prefix,
+};
 use crate::Result;
 use crate::catalog::{IndexDef, TableDef};
 use crate::value::Value;
@@ -193,6 +195,8 @@ struct MemRowCursor {
     root: u32,
     range: (Bound<i64>, Bound<i64>),
     reverse: bool,
+    /// Only these columns are copied out (see [`RowStore::scan_columns`]).
+    cols: Option<Arc<ColumnSet>>,
 }
 
 impl RowCursor for MemRowCursor {
@@ -212,7 +216,11 @@ impl RowCursor for MemRowCursor {
             } else {
                 self.range.0 = Bound::Excluded(*k);
             }
-            (*k, v.clone())
+            let row = match &self.cols {
+                Some(c) => c.project(v),
+                None => v.clone(),
+            };
+            (*k, row)
         }))
     }
 }
@@ -298,17 +306,19 @@ fn end_ok(b: &Bound<Vec<Value>>, key: &[Value]) -> bool {
 }
 
 impl RowStore for MemTxn {
-    fn scan(
+    fn scan_columns(
         &self,
         table: &TableDef,
         range: (Bound<i64>, Bound<i64>),
         reverse: bool,
+        cols: Option<Arc<ColumnSet>>,
     ) -> Result<Box<dyn RowCursor>> {
         Ok(Box::new(MemRowCursor {
             data: self.store.data.clone(),
             root: table.root,
             range,
             reverse,
+            cols,
         }))
     }
 

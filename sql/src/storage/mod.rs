@@ -22,6 +22,7 @@ mod mem;
 
 use std::cmp::Ordering;
 use std::ops::Bound;
+use std::sync::Arc;
 
 pub use btree::{BtreeStore, Tx};
 pub use interrupt::{Interrupt, Interrupted};
@@ -30,6 +31,7 @@ pub use mem::{MemStore, MemTxn};
 use crate::Result;
 use crate::catalog::{IndexDef, TableDef};
 use crate::exec::vals::compare;
+pub use crate::record::ColumnSet;
 use crate::value::Value;
 
 /// A row as the executor sees it: one value per column.
@@ -148,6 +150,20 @@ pub trait RowStore {
         table: &TableDef,
         range: (Bound<i64>, Bound<i64>),
         reverse: bool,
+    ) -> Result<Box<dyn RowCursor>> {
+        self.scan_columns(table, range, reverse, None)
+    }
+    /// [`RowStore::scan`] that decodes only the stored columns in `cols`
+    /// (`None`: all): the others read as NULL and a row may end after the
+    /// last column in the set. A query reading two columns of a wide row
+    /// then decodes (and allocates) nothing else, as SQLite's lazy
+    /// `OP_Column` does; `exec::demand` works out the set.
+    fn scan_columns(
+        &self,
+        table: &TableDef,
+        range: (Bound<i64>, Bound<i64>),
+        reverse: bool,
+        cols: Option<Arc<ColumnSet>>,
     ) -> Result<Box<dyn RowCursor>>;
     fn scan_index(
         &self,

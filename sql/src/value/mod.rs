@@ -218,6 +218,14 @@ impl Value {
         }
     }
 
+    /// [`Value::to_text`], borrowing a TEXT value instead of copying it.
+    pub fn text(&self) -> Option<std::borrow::Cow<'_, str>> {
+        match self {
+            Value::Text(s) => Some(std::borrow::Cow::Borrowed(s)),
+            v => v.to_text().map(std::borrow::Cow::Owned),
+        }
+    }
+
     /// Appends the text form to `out` without an intermediate allocation;
     /// NULL appends nothing. Bytes, because a BLOB's need not be UTF-8.
     pub(crate) fn append_text_bytes(&self, out: &mut Vec<u8>) {
