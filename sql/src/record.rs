@@ -158,18 +158,24 @@ pub struct Record<'a> {
     columns: Vec<(u64, usize)>,
 }
 
+/// A record's header size (its first varint, checked to fit `bytes`) and
+/// where the serial types after it begin.
+fn header_size(bytes: &[u8]) -> Result<(usize, usize)> {
+    let mut pos = 0;
+    let Some(header_len) = get_varint(bytes, &mut pos) else {
+        return corrupt!("record header size is not a varint");
+    };
+    if header_len < pos as u64 || header_len > bytes.len() as u64 {
+        return corrupt!("record header size {header_len} does not fit {} bytes", bytes.len());
+    }
+    Ok((header_len as usize, pos))
+}
+
 impl<'a> Record<'a> {
     /// Parses the header of `bytes`, checking that every column's body lies
     /// inside the record.
     pub fn new(bytes: &'a [u8]) -> Result<Record<'a>> {
-        let mut pos = 0;
-        let Some(header_len) = get_varint(bytes, &mut pos) else {
-            return corrupt!("record header size is not a varint");
-        };
-        if header_len < pos as u64 || header_len > bytes.len() as u64 {
-            return corrupt!("record header size {header_len} does not fit {} bytes", bytes.len());
-        }
-        let header_len = header_len as usize;
+        let (header_len, mut pos) = header_size(bytes)?;
         let header = &bytes[..header_len];
         let mut body = header_len as u64;
         let mut columns = Vec::new();
@@ -304,14 +310,7 @@ impl ColumnSet {
 /// Checks what it reads as [`Record::new`] does: a header or body that
 /// does not add up is [`Error::Corrupt`](crate::Error::Corrupt).
 pub fn decode(bytes: &[u8], cols: Option<&ColumnSet>, room: usize) -> Result<Vec<Value>> {
-    let mut pos = 0;
-    let Some(header_len) = get_varint(bytes, &mut pos) else {
-        return corrupt!("record header size is not a varint");
-    };
-    if header_len < pos as u64 || header_len > bytes.len() as u64 {
-        return corrupt!("record header size {header_len} does not fit {} bytes", bytes.len());
-    }
-    let header_len = header_len as usize;
+    let (header_len, mut pos) = header_size(bytes)?;
     let header = &bytes[..header_len];
     // Every serial type takes at least one header byte.
     let most = header_len - pos;

@@ -192,8 +192,8 @@ pub fn column_mentions(
     }
 }
 
-/// Words after which a FROM item has no alias.
-const NOT_ALIAS: &[&str] = &[
+/// Words that may follow a FROM item and are no alias of it.
+const JOIN_WORDS: &[&str] = &[
     "JOIN",
     "LEFT",
     "RIGHT",
@@ -207,23 +207,17 @@ const NOT_ALIAS: &[&str] = &[
     "BEGIN",
     "FOR",
     "WHEN",
-    "WHERE",
-    "GROUP",
-    "ORDER",
-    "LIMIT",
-    "HAVING",
-    "WINDOW",
-    "UNION",
-    "EXCEPT",
-    "INTERSECT",
-    "ON",
-    "USING",
-    "SET",
-    "END",
-    "VALUES",
-    "SELECT",
     "RETURNING",
 ];
+
+/// The token after a FROM item (past an `AS`) when it names the item:
+/// a name that is no clause or join keyword.
+fn alias_at(a: &Tok) -> Option<&str> {
+    let named = matches!(a.token, Token::Word(_) | Token::DoubleQuotedString(_))
+        && !is_word_in(a, FROM_END)
+        && !is_word_in(a, JOIN_WORDS);
+    if named { a.ident() } else { None }
+}
 
 /// Words that end a SELECT's FROM list (at its own nesting).
 const FROM_CLAUSE_END: &[&str] = &["WHERE", "GROUP", "ORDER", "LIMIT", "HAVING", "WINDOW"];
@@ -320,12 +314,7 @@ fn select_scope(toks: &[Tok], depth: &[usize], s: usize) -> SelectScope {
             if toks.get(k).is_some_and(|n| n.is_word("AS")) {
                 k += 1;
             }
-            let alias = toks
-                .get(k)
-                .filter(|a| matches!(a.token, Token::Word(_) | Token::DoubleQuotedString(_)))
-                .filter(|a| !t_is(a, NOT_ALIAS))
-                .and_then(Tok::ident)
-                .map(str::to_string);
+            let alias = toks.get(k).and_then(alias_at).map(str::to_string);
             items.push(Item { table });
             j = if alias.is_some() { k + 1 } else { after };
             continue;
@@ -454,13 +443,7 @@ fn aliases(toks: &[Tok], table: &str) -> Vec<String> {
         if toks.get(j).is_some_and(|n| n.is_word("AS")) {
             j += 1;
         }
-        if let Some(a) = toks.get(j)
-            && matches!(a.token, Token::Word(_) | Token::DoubleQuotedString(_))
-            && !is_word_in(a, FROM_END)
-            && !is_word_in(a, &["JOIN", "LEFT", "RIGHT", "INNER", "CROSS", "NATURAL", "FULL"])
-            && !is_word_in(a, &["OUTER", "INDEXED", "NOT", "BEGIN", "FOR", "WHEN"])
-            && let Some(n) = a.ident()
-        {
+        if let Some(n) = toks.get(j).and_then(alias_at) {
             out.push(n.to_string());
         }
     }
