@@ -35,6 +35,19 @@ mod statements;
 pub use statements::{query_of, trigger_if_not_exists, upsert_clauses};
 
 /// Parses every statement of `sql` with SQLite's grammar.
+/// Whether a hex token with these `digits` is `0x1F` (an integer) rather
+/// than `X'1F'` (a blob): sqlparser gives both as one token kind, and the
+/// token's width tells them apart — two characters of prefix against three
+/// of quoting. The one rule the parser's pragma values, the binder and the
+/// script's fast path use; it needs no statement text, so a literal in a
+/// view, a trigger or a derived table reads the same everywhere.
+pub(crate) fn is_hex_integer(span: sqlparser::tokenizer::Span, digits: &str) -> bool {
+    let (a, b) = (span.start, span.end);
+    a.line == b.line
+        && a.line > 0
+        && b.column.saturating_sub(a.column) == digits.chars().count() as u64 + 2
+}
+
 pub fn parse_sql(sql: &str) -> Result<Vec<ast::Statement>> {
     Ok(parse_statements(sql)?.into_iter().map(|p| p.stmt).collect())
 }

@@ -215,7 +215,6 @@ impl<'a> Record<'a> {
         value_of(serial, &self.bytes[off..off + size], i)
     }
 
-    /// Every stored column.
     /// Every column. The vector has room for one more value (the rowid a
     /// table row gets appended), so that push does not reallocate.
     pub fn values(&self) -> Result<Vec<Value>> {

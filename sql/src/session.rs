@@ -408,7 +408,6 @@ fn run(
     let text = source.map(|s| ddl::StmtText { source: s, range });
     let text = text.as_ref();
     let resolver = |m: &ParamMap| resolve_params(m, params);
-    let _text = crate::planner::bind::with_statement_text(source.cloned());
     match stmt {
         ast::Statement::Query(q) if matches!(q.body.as_ref(), ast::SetExpr::Update(_)) => {
             let ast::SetExpr::Update(ast::Statement::Update(u)) = q.body.as_ref() else {

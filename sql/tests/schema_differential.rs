@@ -97,6 +97,14 @@ fn views_resolve_when_used() {
             "CREATE TABLE t_later(x)",
             "INSERT INTO t_later VALUES (1)",
             "SELECT * FROM later",
+            // A hex integer stays one in a view's derived table and in a
+            // trigger's program (one width rule, no statement text needed).
+            "CREATE VIEW hx AS SELECT * FROM (SELECT 0x10 AS a, X'10' AS b, -0x10 AS c)",
+            "SELECT a, typeof(a), b, typeof(b), c FROM hx",
+            "CREATE TABLE lg(v)",
+            "CREATE TRIGGER tg AFTER INSERT ON t_later BEGIN INSERT INTO lg VALUES (0x1F + 1), (X'1F'); END",
+            "INSERT INTO t_later VALUES (2)",
+            "SELECT v, typeof(v) FROM lg",
             "SELECT name FROM sqlite_schema ORDER BY name",
         ],
         Opts::default(),

@@ -281,7 +281,7 @@ impl<T: Storage> TableCursor<T> {
 
     /// The current row decoded as a record.
     pub fn values(&self) -> Result<Vec<Value>> {
-        self.with_payload(|p| crate::record::decode(p, None, 0))?
+        self.values_of(None, 0)
     }
 
     /// The current row with only the columns in `cols` decoded, in a

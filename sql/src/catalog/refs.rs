@@ -262,7 +262,8 @@ fn select_scope(toks: &[Tok], depth: &[usize], s: usize) -> SelectScope {
     let mut end = toks.len();
     for j in s + 1..toks.len() {
         if depth[j] < d
-            || (depth[j] == d && (t_is(&toks[j], SELECT_END) || toks[j].token == Token::SemiColon))
+            || (depth[j] == d
+                && (is_word_in(&toks[j], SELECT_END) || toks[j].token == Token::SemiColon))
         {
             end = j;
             break;
@@ -284,7 +285,7 @@ fn select_scope(toks: &[Tok], depth: &[usize], s: usize) -> SelectScope {
             j += 1;
             continue;
         }
-        if t_is(t, FROM_CLAUSE_END) {
+        if is_word_in(t, FROM_CLAUSE_END) {
             in_from = false;
         }
         if in_from && t.token == Token::Comma {
@@ -322,10 +323,6 @@ fn select_scope(toks: &[Tok], depth: &[usize], s: usize) -> SelectScope {
         j += 1;
     }
     SelectScope { start: s, end, items }
-}
-
-fn t_is(t: &Tok, words: &[&str]) -> bool {
-    is_word_in(t, words)
 }
 
 /// Mentions of column `col` of `table` in a trigger's text. The header
@@ -374,11 +371,10 @@ fn trigger(
             .unwrap_or(prog.len());
         let stmt = &prog[start..stop];
         let target = statement_target(stmt);
-        for hit in body(stmt, &q, col) {
-            let Some(i) = prog.iter().position(|t| t.range == hit) else { continue };
+        for i in body_at(stmt, &q, col).into_iter().map(|i| start + i) {
             let qualified = i > 0 && prog[i - 1].token == Token::Period;
             if qualified || resolves_to(&scopes, i, &target, table, col, has_column) {
-                out.push(hit);
+                out.push(prog[i].range.clone());
             }
         }
         start = stop + 1;
@@ -454,6 +450,11 @@ fn aliases(toks: &[Tok], table: &str) -> Vec<String> {
 /// that are no function call and no result alias, unqualified or
 /// qualified by one of `quals`.
 fn body(toks: &[Tok], quals: &[&str], col: &str) -> Vec<Range<usize>> {
+    body_at(toks, quals, col).into_iter().map(|i| toks[i].range.clone()).collect()
+}
+
+/// [`body`]'s mentions as positions in `toks`.
+fn body_at(toks: &[Tok], quals: &[&str], col: &str) -> Vec<usize> {
     let mut out = Vec::new();
     for (i, t) in toks.iter().enumerate() {
         if !names(t, col) || toks.get(i + 1).is_some_and(|n| n.token == Token::LParen) {
@@ -472,7 +473,7 @@ fn body(toks: &[Tok], quals: &[&str], col: &str) -> Vec<Range<usize>> {
                 continue;
             }
         }
-        out.push(t.range.clone());
+        out.push(i);
     }
     out
 }

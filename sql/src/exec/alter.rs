@@ -191,18 +191,13 @@ fn rename_table(store: &dyn RowStore, schema: &Schema, t: &TableDef, new: &str) 
     }
     let replacement = quote_ident(new);
     let auto_prefix = format!("sqlite_autoindex_{}_", t.name);
-    let (legacy, foreign_keys) = super::pragma::legacy_alter_table();
+    let settings = super::pragma::current_settings();
+    let (legacy, foreign_keys) = (settings.legacy_alter_table, settings.foreign_keys);
     if !legacy {
         // As SQLite: every view must resolve its names before the rename.
         for v in schema.views.values() {
-            plan_view(store, schema, &v.name, &mut None).map_err(|e| {
-                let m = message(&e);
-                let m = match m.strip_prefix("no such table: ") {
-                    Some(t) if !t.contains('.') => format!("no such table: main.{t}"),
-                    _ => m,
-                };
-                Error::InvalidInput(format!("error in view {}: {m}", v.name))
-            })?;
+            plan_view(store, schema, &v.name, &mut None)
+                .map_err(|e| view_error(&v.name, "", &e))?;
         }
     }
     for mut r in catalog::catalog_rows(store)? {
@@ -323,9 +318,8 @@ fn rename_column(
     // As SQLite: every view must still resolve its names.
     let schema = Schema::load(store)?;
     for name in views {
-        plan_view(store, &schema, &name, &mut None).map_err(|e| {
-            Error::InvalidInput(format!("error in view {name} after rename: {}", message(&e)))
-        })?;
+        plan_view(store, &schema, &name, &mut None)
+            .map_err(|e| view_error(&name, " after rename", &e))?;
     }
     Ok(())
 }
@@ -347,8 +341,7 @@ fn view_column_mentions(
         column: col.to_string(),
         hits: Vec::new(),
     });
-    plan_view(store, schema, name, &mut watch)
-        .map_err(|e| Error::InvalidInput(format!("error in view {name}: {}", message(&e))))?;
+    plan_view(store, schema, name, &mut watch).map_err(|e| view_error(name, "", &e))?;
     let Some(v) = schema.view(name) else { return Ok(Vec::new()) };
     let sql = &v.sql;
     let mut out: Vec<Range<usize>> = Vec::new();
@@ -392,12 +385,19 @@ fn has_column(schema: &Schema) -> impl Fn(&str, &str) -> bool + '_ {
     }
 }
 
-/// An error's message without its kind's prefix (SQLite's text).
-fn message(e: &Error) -> String {
-    match e {
+/// SQLite's error for a view an ALTER finds unresolvable
+/// (`error in view v[ after rename]: …`): the view's own error without
+/// its kind's prefix, a missing table named `main.t` as SQLite names it.
+fn view_error(view: &str, when: &str, e: &Error) -> Error {
+    let m = match e {
         Error::InvalidInput(m) | Error::NotFound(m) => m.clone(),
         e => e.to_string(),
-    }
+    };
+    let m = match m.strip_prefix("no such table: ") {
+        Some(t) if !t.contains('.') => format!("no such table: main.{t}"),
+        _ => m,
+    };
+    Error::InvalidInput(format!("error in view {view}{when}: {m}"))
 }
 
 fn drop_column(

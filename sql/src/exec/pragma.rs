@@ -164,15 +164,10 @@ pub fn with_connection(s: &Settings, db: Option<&asadb_txn::Db>) -> impl Drop + 
     Guard(CURRENT.with(|c| c.borrow_mut().replace((s.clone(), db.cloned()))))
 }
 
-fn current_settings() -> Settings {
+/// The settings of the connection whose statement runs on this thread
+/// (the defaults outside one).
+pub(crate) fn current_settings() -> Settings {
     CURRENT.with(|c| c.borrow().as_ref().map(|c| c.0.clone())).unwrap_or_default()
-}
-
-/// `PRAGMA legacy_alter_table` and `PRAGMA foreign_keys` of the
-/// connection running the statement.
-pub fn legacy_alter_table() -> (bool, bool) {
-    let s = current_settings();
-    (s.legacy_alter_table, s.foreign_keys)
 }
 
 fn current_db() -> Option<asadb_txn::Db> {
@@ -407,8 +402,7 @@ pub fn run(
             // SQLite's pragma is write-only: reading it answers nothing.
             _ => Ok(Answer::nothing()),
         },
-        name if fixed(name).is_some() => {
-            let (value, why) = fixed(name).expect("checked");
+        name if let Some((value, why)) = fixed(name) => {
             match set {
                 Some(v) if !same_setting(v, &value) => {
                     Err(refused(&format!("PRAGMA {name} = {}: {why}", show(v))))

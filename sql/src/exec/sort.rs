@@ -20,7 +20,7 @@ use super::{Context, Operator};
 use crate::catalog::TableDef;
 use crate::expr::Expr;
 use crate::planner::SortKey;
-use crate::record::{Record, encode};
+use crate::record::{decode, encode};
 use crate::storage::Row;
 use crate::value::Value;
 use crate::{Error, Result};
@@ -200,7 +200,7 @@ impl Run {
         }
         let mut buf = vec![0u8; u32::from_le_bytes(len) as usize];
         self.reader.read_exact(&mut buf).map_err(io)?;
-        let mut all = Record::new(&buf)?.values()?;
+        let mut all = decode(&buf, None, 0)?;
         let row = all.split_off(nkeys.min(all.len()));
         Ok(Some((all, row)))
     }
@@ -323,7 +323,7 @@ impl SpillCursor {
         let len = u32::from_le_bytes(self.buf[s..s + 4].try_into().expect("4 bytes")) as usize;
         self.fill(off, 4 + len)?;
         let s = (off - self.at) as usize;
-        let row = Record::new(&self.buf[s + 4..s + 4 + len])?.values()?;
+        let row = decode(&self.buf[s + 4..s + 4 + len], None, 0)?;
         Ok((row, off + 4 + len as u64))
     }
 }

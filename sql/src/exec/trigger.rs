@@ -42,7 +42,7 @@ use crate::catalog::{
     object_name,
 };
 use crate::error::RaiseKind;
-use crate::planner::bind::{Scope, TriggerRow, with_statement_text, with_trigger_row};
+use crate::planner::bind::{Scope, TriggerRow, with_trigger_row};
 use crate::planner::{Binder, plan_query};
 use crate::storage::RowStore;
 use crate::value::Value;
@@ -271,7 +271,6 @@ fn fire(
     row: &Arc<TriggerRow>,
 ) -> Result<bool> {
     let _row = with_trigger_row(Some(row.clone()));
-    let _text = with_statement_text(Some(Arc::from(tr.sql.as_str())));
     // A trigger program's inserts and counts last while it runs.
     let saved = counters::save();
     let r = (|| {

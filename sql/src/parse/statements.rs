@@ -212,13 +212,9 @@ fn pragma_value(parser: &mut Parser) -> Result<ast::ValueWithSpan, ParserError> 
     Ok(v.with_span(span))
 }
 
-/// `0x1F` (not `X'1F'`: sqlparser gives both as one token kind). The
-/// token's width tells them apart: two characters of prefix against three
-/// of quoting.
+/// `0x1F`, not `X'1F'` ([`crate::parse::is_hex_integer`]).
 fn is_hex_integer(tok: &sqlparser::tokenizer::TokenWithSpan) -> bool {
-    let Token::HexStringLiteral(h) = &tok.token else { return false };
-    let (a, b) = (tok.span.start, tok.span.end);
-    a.line == b.line && b.column.saturating_sub(a.column) == h.chars().count() as u64 + 2
+    matches!(&tok.token, Token::HexStringLiteral(h) if crate::parse::is_hex_integer(tok.span, h))
 }
 
 /// A pragma's hex value as SQLite's `sqlite3Atoi` reads it: a positive

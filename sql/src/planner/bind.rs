@@ -205,26 +205,6 @@ pub fn check_compound(body: &ast::SetExpr) -> Result<()> {
     Ok(())
 }
 
-thread_local! {
-    /// The text of the statement being bound on this thread, for binders
-    /// (DML, DDL) that are not given it: literal spans point into it.
-    static STATEMENT_TEXT: std::cell::RefCell<Option<Arc<str>>> =
-        const { std::cell::RefCell::new(None) };
-}
-
-/// Makes `text` the statement text of binders on this thread until the
-/// returned guard drops.
-pub fn with_statement_text(text: Option<Arc<str>>) -> impl Drop {
-    struct Reset(Option<Arc<str>>);
-    impl Drop for Reset {
-        fn drop(&mut self) {
-            let old = self.0.take();
-            STATEMENT_TEXT.with(|t| *t.borrow_mut() = old);
-        }
-    }
-    Reset(STATEMENT_TEXT.with(|t| std::mem::replace(&mut *t.borrow_mut(), text)))
-}
-
 /// The row a trigger program runs for: `NEW.x` and `OLD.x` in its
 /// statements bind to these values (rows in `exec::table_row` form:
 /// columns, then the rowid).
@@ -1055,27 +1035,11 @@ impl<'a> Binder<'a> {
         })
     }
 
-    /// `0x1F` (an integer) and `X'1F'` (a blob) are the same sqlparser
-    /// token; the statement's text tells them apart.
+    /// `0x1F` as the integer it is (`None` for anything else, `X'1F'`
+    /// included: [`crate::parse::is_hex_integer`]).
     pub(super) fn hex_integer(&self, v: &ast::ValueWithSpan) -> Result<Option<Value>> {
         let ast::Value::HexStringLiteral(h) = &v.value else { return Ok(None) };
-        let src = match &self.source {
-            Some(s) => s.clone(),
-            None => match STATEMENT_TEXT.with(|t| t.borrow().clone()) {
-                Some(s) => s,
-                None => return Ok(None),
-            },
-        };
-        let src = &*src;
-        // The token must read `0x<digits>` there; a span into another text
-        // then cannot pass for a hex integer. (A view's body is stored as
-        // sqlparser renders it, which writes both forms as X'..': views
-        // keep hex integers as blobs — a known gap.)
-        let at = crate::script::slowpath::offset_of(src, v.span.start);
-        let is_int = at.and_then(|o| src.as_bytes().get(o..)).is_some_and(|t| {
-            t.len() > 2 && t[..2].eq_ignore_ascii_case(b"0x") && t[2..].starts_with(h.as_bytes())
-        });
-        if !is_int {
+        if !crate::parse::is_hex_integer(v.span, h) {
             return Ok(None);
         }
         crate::value::literal::hex_integer(h, false)

@@ -120,7 +120,7 @@ pub fn parse_insert_slow_with(sql: &str, backslash_escapes: bool) -> Result<Opti
     for row in &values.rows {
         let mut out = Vec::with_capacity(row.len());
         for expr in row.iter() {
-            match literal_value(sql, expr, backslash_escapes)? {
+            match literal_value(expr, backslash_escapes)? {
                 Some(v) => out.push(v),
                 None => return Ok(None),
             }
@@ -146,7 +146,7 @@ fn name_parts(name: &ObjectName) -> Option<Vec<String>> {
 }
 
 /// The value of a literal expression; `Ok(None)` for anything else.
-fn literal_value(sql: &str, expr: &Expr, backslash: bool) -> Result<Option<Value>> {
+fn literal_value(expr: &Expr, backslash: bool) -> Result<Option<Value>> {
     let (negative, expr) = match expr {
         Expr::UnaryOp { op: UnaryOperator::Minus, expr } => (Some(true), expr.as_ref()),
         Expr::UnaryOp { op: UnaryOperator::Plus, expr } => (Some(false), expr.as_ref()),
@@ -155,10 +155,9 @@ fn literal_value(sql: &str, expr: &Expr, backslash: bool) -> Result<Option<Value
     let Expr::Value(v) = expr else {
         return Ok(None);
     };
-    let is_hex_integer = || {
-        // `0x1F` and `X'1F'` are the same token in sqlparser; the source
-        // text tells them apart.
-        offset_of(sql, v.span.start).and_then(|o| sql.as_bytes().get(o)) == Some(&b'0')
+    let is_hex_integer = || match &v.value {
+        SqlValue::HexStringLiteral(h) => crate::parse::is_hex_integer(v.span, h),
+        _ => false,
     };
     let value = match (&v.value, negative) {
         (SqlValue::Number(n, false), neg) => literal::decimal(n, neg == Some(true)),
