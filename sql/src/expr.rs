@@ -496,6 +496,87 @@ impl Expr {
         Ok(vals::truthy(&self.eval(row, cx)?) == Some(true))
     }
 
+    /// True if `self` and `other` are the same expression: the same
+    /// operators, functions, affinities and collations over the same
+    /// columns and literals (a literal's type and bits, so `1` is not
+    /// `1.0`). What the planner asks to match a WHERE term with an index
+    /// expression or a partial index's WHERE, and to match GROUP BY /
+    /// ORDER BY terms with result columns (SQLite's `sqlite3ExprCompare`
+    /// on bound trees). Aggregate and window calls are the same when they
+    /// are the same slot; subqueries, row values and RAISE compare their
+    /// whole bound form.
+    pub fn same(&self, other: &Expr) -> bool {
+        use Expr as E;
+        let head = match (self, other) {
+            (E::Literal(a), E::Literal(b)) => match (a, b) {
+                (Value::Null, Value::Null) => true,
+                (Value::Integer(x), Value::Integer(y)) => x == y,
+                (Value::Real(x), Value::Real(y)) => x.to_bits() == y.to_bits(),
+                (Value::Text(x), Value::Text(y)) => x == y,
+                (Value::Blob(x), Value::Blob(y)) => x == y,
+                _ => false,
+            },
+            (E::Column(a), E::Column(b)) | (E::Param(a), E::Param(b)) => a == b,
+            (E::Outer { depth: d1, index: i1 }, E::Outer { depth: d2, index: i2 }) => {
+                d1 == d2 && i1 == i2
+            }
+            (E::Negate(_), E::Negate(_))
+            | (E::BitNot(_), E::BitNot(_))
+            | (E::Not(_), E::Not(_))
+            | (E::Identity(_), E::Identity(_))
+            | (E::And(..), E::And(..))
+            | (E::Or(..), E::Or(..)) => true,
+            (E::Arith(a, ..), E::Arith(b, ..)) => a == b,
+            (
+                E::Cmp { op: o1, aff: a1, coll: c1, .. },
+                E::Cmp { op: o2, aff: a2, coll: c2, .. },
+            ) => o1 == o2 && a1 == a2 && c1 == c2,
+            (
+                E::Is { negated: n1, aff: a1, coll: c1, .. },
+                E::Is { negated: n2, aff: a2, coll: c2, .. },
+            ) => n1 == n2 && a1 == a2 && c1 == c2,
+            (E::IsNull(_, a), E::IsNull(_, b)) => a == b,
+            (E::Like { escape: e1, negated: n1, .. }, E::Like { escape: e2, negated: n2, .. }) => {
+                n1 == n2 && e1.is_some() == e2.is_some()
+            }
+            (E::Glob { negated: a, .. }, E::Glob { negated: b, .. }) => a == b,
+            (
+                E::InList { list: l1, affs: a1, coll: c1, negated: n1, .. },
+                E::InList { list: l2, affs: a2, coll: c2, negated: n2, .. },
+            ) => l1.len() == l2.len() && a1 == a2 && c1 == c2 && n1 == n2,
+            (
+                E::Case { operand: o1, whens: w1, else_: e1, aff: a1, coll: c1 },
+                E::Case { operand: o2, whens: w2, else_: e2, aff: a2, coll: c2 },
+            ) => {
+                o1.is_some() == o2.is_some()
+                    && w1.len() == w2.len()
+                    && e1.is_some() == e2.is_some()
+                    && a1 == a2
+                    && c1 == c2
+            }
+            (E::Collate(_, a), E::Collate(_, b)) => a == b,
+            (E::Cast(_, a), E::Cast(_, b)) => a == b,
+            (
+                E::Call { func: f1, args: a1, coll: c1 },
+                E::Call { func: f2, args: a2, coll: c2 },
+            ) => f1 == f2 && a1.len() == a2.len() && c1 == c2,
+            (E::Json { when: a, .. }, E::Json { when: b, .. }) => a.is_some() == b.is_some(),
+            (E::Agg(a), E::Agg(b)) | (E::Win(a), E::Win(b)) => return a == b,
+            (E::Sub { .. }, E::Sub { .. })
+            | (E::RowValue { .. }, E::RowValue { .. })
+            | (E::Raise(..), E::Raise(..)) => return format!("{self:?}") == format!("{other:?}"),
+            _ => false,
+        };
+        if !head {
+            return false;
+        }
+        let mut mine = Vec::new();
+        self.for_each_child(&mut |c| mine.push(c));
+        let mut theirs = Vec::new();
+        other.for_each_child(&mut |c| theirs.push(c));
+        mine.len() == theirs.len() && mine.iter().zip(&theirs).all(|(a, b)| a.same(b))
+    }
+
     /// Calls `f` on every node, parents first; subquery plans are not
     /// entered.
     pub fn walk(&self, f: &mut dyn FnMut(&Expr)) {
@@ -505,7 +586,7 @@ impl Expr {
 
     /// Calls `f` on each direct child, left to right (subquery plans are
     /// not entered).
-    pub fn for_each_child(&self, f: &mut dyn FnMut(&Expr)) {
+    pub fn for_each_child<'a>(&'a self, f: &mut dyn FnMut(&'a Expr)) {
         match self {
             Expr::Negate(e)
             | Expr::BitNot(e)
@@ -749,11 +830,6 @@ impl Expr {
             })
         })
         .expect("shift cannot fail")
-    }
-
-    /// Structural equality, for matching GROUP BY / ORDER BY expressions.
-    pub fn same(&self, other: &Expr) -> bool {
-        format!("{self:?}") == format!("{other:?}")
     }
 }
 

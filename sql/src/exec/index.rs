@@ -98,6 +98,21 @@ impl IndexKeys {
         Ok(Some(key))
     }
 
+    /// Key part `j` as an expression over the table's local row: the
+    /// column, or the bound expression (without an outer COLLATE: the key
+    /// part's collation is the index's).
+    pub fn part(&self, j: usize) -> Expr {
+        match &self.exprs[j] {
+            Some(e) => e.without_collate().clone(),
+            None => Expr::Column(self.index.columns[j]),
+        }
+    }
+
+    /// A partial index's WHERE, bound over the table's local row.
+    pub fn predicate(&self) -> Option<&Expr> {
+        self.predicate.as_ref()
+    }
+
     /// True if the index is UNIQUE.
     pub fn unique(&self) -> bool {
         self.index.unique

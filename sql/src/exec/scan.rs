@@ -237,9 +237,17 @@ impl ScanOp {
                 skip_nulls,
                 covering,
             } => {
-                let conv = |v: Value, j: usize| match affs.get(j).copied().flatten() {
-                    Some(a) => a.apply(v),
-                    None => v,
+                // A probe value as the index holds keys: the comparison's
+                // affinity applied, then folded by the key part's collation.
+                let conv = |v: Value, j: usize| {
+                    let v = match affs.get(j).copied().flatten() {
+                        Some(a) => a.apply(v),
+                        None => v,
+                    };
+                    match index.collations.get(j) {
+                        Some(c) => c.fold_owned(v),
+                        None => v,
+                    }
                 };
                 let mut ps: Vec<Vec<Value>> = Vec::new();
                 'p: for p in prefixes {

@@ -36,15 +36,29 @@ pub(super) enum Pred {
     InSub(Arc<super::SubPlan>, Collation),
 }
 
-pub(super) fn analyse(c: &Expr) -> Option<(usize, Pred, Option<Affinity>)> {
+/// A comparison of a key (an expression over the row: a column, or what
+/// an index on an expression holds) with row-free values: the terms an
+/// access path can serve. `coll` is the comparison's collation, `aff` the
+/// affinity it applies to the values.
+pub(super) struct Term<'a> {
+    pub(super) key: &'a Expr,
+    pub(super) pred: Pred,
+    pub(super) aff: Option<Affinity>,
+    pub(super) coll: Collation,
+}
+
+pub(super) fn term(c: &Expr) -> Option<Term<'_>> {
     match c {
-        Expr::Cmp { op, l, r, aff, coll: Collation::Binary } if *op != CmpOp::Ne => {
-            let (col, val, op) = match (l.as_ref(), r.as_ref()) {
-                (Expr::Column(k), v) if v.is_row_free() => (*k, v.clone(), *op),
-                (v, Expr::Column(k)) if v.is_row_free() => (*k, v.clone(), op.flip()),
-                _ => return None,
+        Expr::Cmp { op, l, r, aff, coll } if *op != CmpOp::Ne => {
+            let (key, val, op) = if r.is_row_free() && !l.is_row_free() {
+                (l.as_ref(), r.as_ref(), *op)
+            } else if l.is_row_free() && !r.is_row_free() {
+                (r.as_ref(), l.as_ref(), op.flip())
+            } else {
+                return None;
             };
-            let p = match op {
+            let val = val.clone();
+            let pred = match op {
                 CmpOp::Eq => Pred::Eq(val),
                 CmpOp::Gt => Pred::Lo(val, false),
                 CmpOp::Ge => Pred::Lo(val, true),
@@ -52,22 +66,94 @@ pub(super) fn analyse(c: &Expr) -> Option<(usize, Pred, Option<Affinity>)> {
                 CmpOp::Le => Pred::Hi(val, true),
                 CmpOp::Ne => return None,
             };
-            Some((col, p, *aff))
+            Some(Term { key: key.without_collate(), pred, aff: *aff, coll: *coll })
         }
-        Expr::InList { expr, list, affs, coll: Collation::Binary, negated: false } => {
-            let Expr::Column(k) = expr.as_ref() else { return None };
-            if !list.iter().all(Expr::is_row_free) || affs.windows(2).any(|w| w[0] != w[1]) {
+        Expr::InList { expr, list, affs, coll, negated: false } => {
+            if expr.is_row_free()
+                || !list.iter().all(Expr::is_row_free)
+                || affs.windows(2).any(|w| w[0] != w[1])
+            {
                 return None;
             }
-            Some((*k, Pred::In(list.clone()), affs.first().copied().flatten()))
+            let aff = affs.first().copied().flatten();
+            Some(Term {
+                key: expr.without_collate(),
+                pred: Pred::In(list.clone()),
+                aff,
+                coll: *coll,
+            })
         }
         Expr::Sub { kind: SubKind::In, sub, lhs, aff, coll, negated: false, .. }
             if !sub.correlated =>
         {
-            let [Expr::Column(k)] = lhs.as_slice() else { return None };
-            Some((*k, Pred::InSub(sub.clone(), *coll), *aff))
+            let [key] = lhs.as_slice() else { return None };
+            if key.is_row_free() {
+                return None;
+            }
+            Some(Term {
+                key: key.without_collate(),
+                pred: Pred::InSub(sub.clone(), *coll),
+                aff: *aff,
+                coll: *coll,
+            })
         }
         _ => None,
+    }
+}
+
+/// A [`term`] on a column under BINARY: what rowid paths and `min()`/
+/// `max()` look for.
+pub(super) fn analyse(c: &Expr) -> Option<(usize, Pred, Option<Affinity>)> {
+    let t = term(c)?;
+    match (t.key, t.coll) {
+        (Expr::Column(k), Collation::Binary) => Some((*k, t.pred, t.aff)),
+        _ => None,
+    }
+}
+
+/// True if the conjuncts `terms` imply `p` (a partial index's WHERE), so
+/// every row they accept is in the index — SQLite's
+/// `sqlite3ExprImpliesExpr`: `p` is one of the terms, an AND of implied
+/// parts, an OR with an implied side, or `x IS NOT NULL` where a term is
+/// false or NULL whenever `x` is NULL.
+pub(super) fn implied(terms: &[Expr], p: &Expr) -> bool {
+    if terms.iter().any(|t| t.same(p)) {
+        return true;
+    }
+    match p {
+        Expr::And(a, b) => implied(terms, a) && implied(terms, b),
+        Expr::Or(a, b) => implied(terms, a) || implied(terms, b),
+        Expr::IsNull(x, true) => terms.iter().any(|t| rejects_null(t, x)),
+        _ => false,
+    }
+}
+
+/// True if the term `t` is not true when `x` is NULL.
+fn rejects_null(t: &Expr, x: &Expr) -> bool {
+    match t {
+        Expr::Cmp { l, r, .. } => strict(l, x) || strict(r, x),
+        Expr::InList { expr, negated: false, .. } => strict(expr, x),
+        Expr::Like { expr, .. } | Expr::Glob { expr, .. } => strict(expr, x),
+        Expr::IsNull(e, true) => strict(e, x),
+        Expr::And(a, b) => rejects_null(a, x) || rejects_null(b, x),
+        _ => false,
+    }
+}
+
+/// True if `e` is NULL whenever `x` is: `x` itself, or operators that
+/// pass a NULL operand through.
+fn strict(e: &Expr, x: &Expr) -> bool {
+    if e.same(x) {
+        return true;
+    }
+    match e {
+        Expr::Arith(_, l, r) => strict(l, x) || strict(r, x),
+        Expr::Negate(a)
+        | Expr::BitNot(a)
+        | Expr::Identity(a)
+        | Expr::Cast(a, _)
+        | Expr::Collate(a, _) => strict(a, x),
+        _ => false,
     }
 }
 
@@ -104,35 +190,63 @@ pub(super) fn choose_access(b: &Binder, t: &Arc<TableDef>, locals: &[Expr]) -> (
             }
         }
     }
-    // Best index.
+    // Best index. Its key parts are matched with the terms as bound
+    // expressions: a column, or what an index on an expression holds (so
+    // `lower(b) = ?` uses an index on `lower(b)`), under the key part's
+    // collation (a NOCASE index serves NOCASE comparisons, its probes
+    // folded as its keys are). A partial index is used only where the
+    // terms imply its WHERE. The terms are tested again above the scan, so
+    // an index need only give every row they accept.
+    let terms: Vec<Term> = locals.iter().filter_map(term).collect();
     let mut best: Option<(u32, Access, f64)> = None;
     for ix in b.schema.table_indexes(&t.name) {
-        // Keys folded by a collation, expression keys and partial indexes
-        // need comparisons that match them (not planned here yet).
-        if !ix.is_plain() {
+        let keys = if ix.is_plain() {
+            None
+        } else {
+            // A fresh binder: binding the index's expressions must not
+            // touch the statement's (parameters, subquery numbering).
+            let mut nb = Binder::new(b.schema, b.store);
+            match crate::exec::index::IndexKeys::new(&mut nb, t, &ix) {
+                Ok(k) => Some(k),
+                Err(_) => continue,
+            }
+        };
+        if let Some(p) = keys.as_ref().and_then(|k| k.predicate())
+            && !implied(locals, p)
+        {
             continue;
         }
-        let col_aff = |j: usize| t.columns[ix.columns[j]].affinity;
+        let parts: Vec<Expr> = (0..ix.columns.len())
+            .map(|j| match &keys {
+                Some(k) => k.part(j),
+                None => Expr::Column(ix.columns[j]),
+            })
+            .collect();
+        // The affinity a key part's values have: the column's, a CAST's,
+        // or none (BLOB) for any other expression.
+        let part_aff = |j: usize| match &parts[j] {
+            Expr::Column(c) => t.columns.get(*c).map_or(Affinity::Integer, |c| c.affinity),
+            Expr::Cast(_, a) => *a,
+            _ => Affinity::Blob,
+        };
+        let fits = |tm: &Term, j: usize| {
+            tm.key.same(&parts[j]) && tm.coll == ix.collations[j] && aff_ok(tm.aff, part_aff(j))
+        };
         let mut prefixes: Vec<Vec<Expr>> = vec![Vec::new()];
         let mut affs = Vec::new();
         let mut j = 0;
         while j < ix.columns.len() {
-            let c = ix.columns[j];
-            let eq = preds
-                .iter()
-                .find(|(k, p, a)| *k == c && matches!(p, Pred::Eq(_)) && aff_ok(*a, col_aff(j)));
-            if let Some((_, Pred::Eq(v), a)) = eq {
+            let eq = terms.iter().find(|tm| matches!(tm.pred, Pred::Eq(_)) && fits(tm, j));
+            if let Some(Term { pred: Pred::Eq(v), aff, .. }) = eq {
                 prefixes.iter_mut().for_each(|p| p.push(v.clone()));
-                affs.push(*a);
+                affs.push(*aff);
                 j += 1;
                 continue;
             }
-            let inl = preds
-                .iter()
-                .find(|(k, p, a)| *k == c && matches!(p, Pred::In(_)) && aff_ok(*a, col_aff(j)));
-            if let (0, Some((_, Pred::In(vs), a))) = (j, inl) {
+            let inl = terms.iter().find(|tm| matches!(tm.pred, Pred::In(_)) && fits(tm, j));
+            if let (0, Some(Term { pred: Pred::In(vs), aff, .. })) = (j, inl) {
                 prefixes = vs.iter().map(|v| vec![v.clone()]).collect();
-                affs.push(*a);
+                affs.push(*aff);
                 j += 1;
                 continue;
             }
@@ -141,18 +255,17 @@ pub(super) fn choose_access(b: &Binder, t: &Arc<TableDef>, locals: &[Expr]) -> (
         let mut lo = Bound::Unbounded;
         let mut hi = Bound::Unbounded;
         if j < ix.columns.len() && !ix.desc[j] {
-            let c = ix.columns[j];
-            for (k, p, a) in &preds {
-                if *k != c || !aff_ok(*a, col_aff(j)) {
+            for tm in &terms {
+                if !fits(tm, j) {
                     continue;
                 }
-                match p {
+                match &tm.pred {
                     Pred::Lo(v, inc) if matches!(lo, Bound::Unbounded) => lo = bound(v, *inc),
                     Pred::Hi(v, inc) if matches!(hi, Bound::Unbounded) => hi = bound(v, *inc),
                     _ => continue,
                 }
                 if affs.len() == j {
-                    affs.push(*a);
+                    affs.push(tm.aff);
                 }
             }
         }
@@ -330,7 +443,10 @@ pub(super) fn order_access(
             // An IN list on the first column gives several prefixes, scanned
             // in ascending order: nothing is fixed, the first column sorted.
             let fixed = if prefixes.len() == 1 { prefixes[0].len() } else { 0 };
-            let ok = index_gives(&index.columns, &index.desc, fixed, order, &is_rowid);
+            // A collated index orders (and fixes) folded keys, not the
+            // BINARY values the order terms sort by.
+            let ok = index.collations.iter().all(|c| *c == Collation::Binary)
+                && index_gives(&index.columns, &index.desc, fixed, order, &is_rowid);
             let access = Access::Index {
                 index,
                 prefixes,
