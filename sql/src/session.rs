@@ -43,12 +43,13 @@ pub enum Outcome {
 
 /// A transaction of some backend.
 pub trait Txn: RowStore + Send + Sync {
-    fn commit(self: Box<Self>) -> Result<()>;
+    /// Commits; true if the transaction changed the database.
+    fn commit(self: Box<Self>) -> Result<bool>;
     fn rollback(self: Box<Self>);
 }
 
 impl Txn for MemTxn {
-    fn commit(self: Box<Self>) -> Result<()> {
+    fn commit(self: Box<Self>) -> Result<bool> {
         MemTxn::commit(*self)
     }
     fn rollback(self: Box<Self>) {
@@ -57,7 +58,7 @@ impl Txn for MemTxn {
 }
 
 impl Txn for BtreeStore {
-    fn commit(self: Box<Self>) -> Result<()> {
+    fn commit(self: Box<Self>) -> Result<bool> {
         BtreeStore::commit(*self)
     }
     fn rollback(self: Box<Self>) {
@@ -158,6 +159,17 @@ impl Engine {
             settings: pragma::Settings::default(),
             deferred_fk: Vec::new(),
             counters: Default::default(),
+            commits_base: self.commit_count(),
+            own_commits: 0,
+        }
+    }
+
+    /// Transactions that changed the database, committed through any
+    /// session (or handle of the page database) since it opened.
+    fn commit_count(&self) -> u64 {
+        match &self.backend {
+            Backend::Mem(m) => m.commit_count(),
+            Backend::Db(db) => db.commit_count(),
         }
     }
 
@@ -241,6 +253,11 @@ pub struct Session {
     deferred_fk: Vec<fkey::Pending>,
     /// `last_insert_rowid()`, `changes()`, `total_changes()`.
     counters: crate::counters::Counters,
+    /// The engine's commit count when the session opened, and the commits
+    /// this session made since: `PRAGMA data_version` is 1 plus the
+    /// commits of everyone else.
+    commits_base: u64,
+    own_commits: u64,
 }
 
 /// A streaming query result.
@@ -662,7 +679,7 @@ impl Session {
                 counters: self.counters,
             });
         };
-        let _settings = pragma::with_connection(&self.settings, self.engine.db());
+        let _settings = self.connection();
         match self.txn.take() {
             Some(t) => {
                 let schema = self.schema_in_txn(&*t);
@@ -742,7 +759,7 @@ impl Session {
         self.settings.defer_foreign_keys = false;
         let ddl = std::mem::take(&mut self.ddl);
         let r = if commit {
-            t.commit()
+            self.commit_txn(t)
         } else {
             t.rollback();
             Ok(())
@@ -751,6 +768,24 @@ impl Session {
             self.engine.invalidate();
         }
         r
+    }
+
+    /// Commits `t`, counting it as this session's when it changed the
+    /// database.
+    fn commit_txn(&mut self, t: Box<dyn Txn>) -> Result<()> {
+        if t.commit()? {
+            self.own_commits += 1;
+        }
+        Ok(())
+    }
+
+    /// Makes the connection's settings (with a fresh `data_version`) what
+    /// the statement's pragmas read, until the guard drops.
+    fn connection(&mut self) -> impl Drop + use<> {
+        let others =
+            self.engine.commit_count().saturating_sub(self.commits_base + self.own_commits);
+        self.settings.data_version = 1 + others as i64;
+        pragma::with_connection(&self.settings, self.engine.db())
     }
 
     fn execute_stmt(&mut self, stmt: &ast::Statement, params: &Params) -> Result<Outcome> {
@@ -853,6 +888,7 @@ impl Session {
     /// Runs a `PRAGMA` ([`pragma`]): settings change this session, the
     /// rest runs in autocommit or in the open transaction.
     fn pragma(&mut self, p: &pragma::Pragma) -> Result<Outcome> {
+        let _connection = self.connection();
         let answer = if p.is_integrity_check() {
             self.with_store(false, false, |_, schema| {
                 pragma::integrity_target(p, schema)?;
@@ -952,7 +988,7 @@ impl Session {
         let range = self.range.clone();
         let budget = self.engine.memory_budget();
         let kind = StatementKind::of(stmt);
-        let _settings = pragma::with_connection(&self.settings, self.engine.db());
+        let _settings = self.connection();
         let fk = self.fk_checks();
         let counters = crate::counters::with_counters(self.counters);
         let last_rowid = self.counters.last_insert_rowid;
@@ -1042,7 +1078,7 @@ impl Session {
                 let r = self.engine.schema(&*t).and_then(|s| f(&*t, &s));
                 match r {
                     Ok(o) => {
-                        t.commit()?;
+                        self.commit_txn(t)?;
                         if ddl {
                             self.engine.invalidate();
                         }
@@ -1050,7 +1086,7 @@ impl Session {
                     }
                     // RAISE(FAIL): the statement fails, what it did stays.
                     Err(e @ Error::Raise(crate::RaiseKind::Fail, _)) => {
-                        t.commit()?;
+                        self.commit_txn(t)?;
                         Err(e)
                     }
                     Err(e) => {

@@ -478,3 +478,104 @@ fn function_list_flags_are_sqlites() {
     }
     assert!(wrong.is_empty(), "{} rows differ:\n{}", wrong.len(), wrong.join("\n"));
 }
+
+#[test]
+fn data_version_and_wal_autocheckpoint_in_one_connection() {
+    check(
+        &[
+            "PRAGMA data_version",
+            "PRAGMA data_version = 7",
+            "INSERT INTO s VALUES (1, 'a', 2)",
+            "PRAGMA data_version",
+            "SELECT * FROM pragma_data_version",
+            "PRAGMA wal_autocheckpoint",
+            "PRAGMA wal_autocheckpoint = 5",
+            "PRAGMA wal_autocheckpoint",
+            "PRAGMA wal_autocheckpoint = -3",
+            "PRAGMA wal_autocheckpoint",
+            "PRAGMA wal_autocheckpoint = 'abc'",
+            "PRAGMA wal_autocheckpoint = 1000",
+            "PRAGMA wal_autocheckpoint",
+        ],
+        false,
+    );
+}
+
+/// `data_version` changes when another connection commits a change, not
+/// for this connection's own commits, reads or empty transactions — as
+/// SQLite's does for two connections to one file.
+#[test]
+fn data_version_counts_other_connections_commits() {
+    let dir = tempfile::tempdir().unwrap();
+    let lite = dir.path().join("lite.db");
+    let a_lite = rusqlite::Connection::open(&lite).unwrap();
+    a_lite.execute_batch("PRAGMA journal_mode = WAL; CREATE TABLE t(x)").unwrap();
+    let b_lite = rusqlite::Connection::open(&lite).unwrap();
+    let e = Engine::open(&dir.path().join("ours.db"), Default::default()).unwrap();
+    let mut a = e.session();
+    a.execute("CREATE TABLE t(x)", &Params::None).unwrap();
+    let mut b = e.session();
+    let steps: &[(bool, &str)] = &[
+        (true, "INSERT INTO t VALUES (1)"),
+        (false, "INSERT INTO t VALUES (2)"),
+        (false, "BEGIN; SELECT * FROM t; COMMIT"),
+        (false, "BEGIN; COMMIT"),
+        (false, "BEGIN; INSERT INTO t VALUES (3); ROLLBACK"),
+        (false, "BEGIN; INSERT INTO t VALUES (3); COMMIT"),
+        (true, "BEGIN; DELETE FROM t WHERE x = 3; COMMIT"),
+        (true, "UPDATE t SET x = x WHERE 0"),
+    ];
+    let version = |s: &mut asadb_sql::session::Session| match rows(s, "PRAGMA data_version")[..] {
+        [ref r] => match r[..] {
+            [Value::Integer(v)] => v,
+            _ => panic!("{r:?}"),
+        },
+        ref other => panic!("{other:?}"),
+    };
+    let lite_version = |c: &rusqlite::Connection| {
+        c.query_row("PRAGMA data_version", [], |r| r.get::<_, i64>(0)).unwrap()
+    };
+    let mut ours = (version(&mut a), version(&mut b));
+    let mut lite = (lite_version(&a_lite), lite_version(&b_lite));
+    assert_eq!(ours, (1, 1));
+    for (by_a, sql) in steps {
+        let (lite_writer, ours_writer) = if *by_a { (&a_lite, &mut a) } else { (&b_lite, &mut b) };
+        lite_writer.execute_batch(sql).unwrap();
+        for stmt in sql.split("; ") {
+            ours_writer.execute(stmt, &Params::None).unwrap();
+        }
+        let now = (version(&mut a), version(&mut b));
+        let lite_now = (lite_version(&a_lite), lite_version(&b_lite));
+        // SQLite's numbers are its own; what is compared is which
+        // connection's value moved.
+        let moved = (now.0 != ours.0, now.1 != ours.1);
+        let lite_moved = (lite_now.0 != lite.0, lite_now.1 != lite.1);
+        assert_eq!(
+            moved, lite_moved,
+            "{sql}: ours {ours:?} -> {now:?}, sqlite {lite:?} -> {lite_now:?}"
+        );
+        (ours, lite) = (now, lite_now);
+    }
+}
+
+/// `wal_autocheckpoint` is the page database's threshold: 0 stops
+/// automatic checkpoints, a small N makes commits checkpoint, and every
+/// session of the database sees the value.
+#[test]
+fn wal_autocheckpoint_sets_the_databases_threshold() {
+    let db = asadb_txn::Db::memory(Default::default()).unwrap();
+    let e = Engine::with_db(db.clone());
+    let mut a = e.session();
+    let mut b = e.session();
+    a.execute("CREATE TABLE t(x)", &Params::None).unwrap();
+    assert_eq!(rows(&mut a, "PRAGMA wal_autocheckpoint = 0"), vec![vec![Value::Integer(0)]]);
+    assert_eq!(rows(&mut b, "PRAGMA wal_autocheckpoint"), vec![vec![Value::Integer(0)]]);
+    let before = db.stats().checkpoints;
+    for i in 0..20 {
+        a.execute(&format!("INSERT INTO t VALUES ({i})"), &Params::None).unwrap();
+    }
+    assert_eq!(db.stats().checkpoints, before, "no automatic checkpoint at 0");
+    assert_eq!(rows(&mut b, "PRAGMA wal_autocheckpoint = 1"), vec![vec![Value::Integer(1)]]);
+    a.execute("INSERT INTO t VALUES (99)", &Params::None).unwrap();
+    assert!(db.stats().checkpoints > before, "a commit past 1 frame checkpoints");
+}

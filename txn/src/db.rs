@@ -16,7 +16,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use asadb_bufferpool::{BufferPool, PoolStats};
@@ -175,6 +175,8 @@ pub(crate) struct Shared {
     pub latch: WriteLatch,
     pub pool: BufferPool<Key>,
     pub opts: Options,
+    /// `checkpoint_frames` as it is now ([`Db::set_auto_checkpoint`]).
+    pub auto_checkpoint: AtomicU32,
     pub state: Mutex<State>,
     pub index: RwLock<Index>,
     writer_busy: Mutex<bool>,
@@ -412,6 +414,7 @@ impl Db {
                 backfill: 0,
                 readers: BTreeMap::new(),
             }),
+            auto_checkpoint: AtomicU32::new(opts.checkpoint_frames),
             opts,
             index: RwLock::new(index),
             writer_busy: Mutex::new(false),
@@ -536,6 +539,24 @@ impl Db {
         }
         self.shared.unlock_writer();
         result
+    }
+
+    /// Write transactions that changed the database, committed since open
+    /// (what `PRAGMA data_version` compares).
+    pub fn commit_count(&self) -> u64 {
+        self.shared.commits.load(Ordering::Relaxed)
+    }
+
+    /// The log size past which a commit checkpoints (0: never
+    /// automatically): [`Options::checkpoint_frames`] until changed.
+    pub fn auto_checkpoint(&self) -> u32 {
+        self.shared.auto_checkpoint.load(Ordering::Relaxed)
+    }
+
+    /// Changes the automatic checkpoint threshold for every handle of this
+    /// database (`PRAGMA wal_autocheckpoint = N`).
+    pub fn set_auto_checkpoint(&self, frames: u32) {
+        self.shared.auto_checkpoint.store(frames, Ordering::Relaxed);
     }
 
     /// Counters and occupancy.

@@ -313,12 +313,18 @@ impl WriteTxn {
     /// Makes the transaction's changes durable (as `synchronous` says) and
     /// visible to new readers. On error nothing is published and the
     /// transaction is rolled back.
-    pub fn commit(mut self) -> Result<()> {
+    pub fn commit(self) -> Result<()> {
+        self.commit_changes().map(|_| ())
+    }
+
+    /// [`WriteTxn::commit`], answering whether the transaction changed the
+    /// database (a commit that changed nothing writes no frame).
+    pub fn commit_changes(mut self) -> Result<bool> {
         // On error, Drop rolls back and releases the writer lock.
-        self.commit_inner()?;
+        let changed = self.commit_inner()?;
         self.finished = true;
         let shared = self.shared.clone();
-        let want = shared.opts.checkpoint_frames;
+        let want = shared.auto_checkpoint.load(Ordering::Relaxed);
         let frames = shared.state.lock().mx_frame;
         if want > 0 && frames > want {
             // The commit is durable and published whatever happens here; a
@@ -327,10 +333,10 @@ impl WriteTxn {
             let _ = shared.checkpoint_locked();
         }
         shared.unlock_writer();
-        Ok(())
+        Ok(changed)
     }
 
-    fn commit_inner(&self) -> Result<()> {
+    fn commit_inner(&self) -> Result<bool> {
         let mut guard = self.st.borrow_mut();
         let st = &mut *guard;
         self.shared.latch.check()?;
@@ -344,7 +350,7 @@ impl WriteTxn {
             && st.latest.is_empty()
             && st.header == st.snap.header
         {
-            return Ok(()); // nothing changed: no commit frame, no sync
+            return Ok(false); // nothing changed: no commit frame, no sync
         }
         // Pages whose newest uncommitted frame is not their current image
         // (savepoint rollbacks, pre-images): append the current image.
@@ -402,7 +408,7 @@ impl WriteTxn {
             s.header = st.header.clone();
         }
         self.shared.commits.fetch_add(1, Ordering::Relaxed);
-        Ok(())
+        Ok(true)
     }
 
     /// Makes the database `page_count` pages long, with the given free

@@ -14,7 +14,9 @@
 //! - **connection settings** ([`Settings`], one per session: `foreign_keys`,
 //!   `defer_foreign_keys`, `recursive_triggers`, `busy_timeout`,
 //!   `cache_size`, `temp_store`, `synchronous`, `journal_mode`,
-//!   `case_sensitive_like`, `legacy_alter_table`);
+//!   `case_sensitive_like`, `legacy_alter_table`; `data_version`, which
+//!   the session computes: 1 plus the commits of other connections since
+//!   this one opened);
 //! - **fixed values** ([`fixed`]: `auto_vacuum`, `automatic_index`,
 //!   `locking_mode`, `secure_delete`, `query_only`, …): what AsaDB does,
 //!   with SQLite's default answer; setting another value is refused.
@@ -29,6 +31,9 @@
 //!   transaction setting it changes nothing, as in SQLite.
 //!   `case_sensitive_like = ON`, `writable_schema = ON` and
 //!   `ignore_check_constraints = ON` are refused likewise.
+//! - `wal_autocheckpoint` is the database's threshold (the page
+//!   database's automatic checkpoint, shared by all its connections), not
+//!   one connection's as in SQLite.
 //! - `schema_version = N` is refused (SQLite's own docs call writing it a
 //!   way to corrupt the database).
 //! - A pragma AsaDB does not know answers nothing and changes nothing, as
@@ -67,6 +72,13 @@ pub struct Settings {
     /// `PRAGMA legacy_alter_table`: RENAME TO leaves the bodies of views
     /// and triggers alone, as SQLite 3.24 did.
     pub legacy_alter_table: bool,
+    /// `PRAGMA data_version`: 1 plus the commits other connections made
+    /// since this one opened — set by the session before each statement,
+    /// read-only to SQL.
+    pub data_version: i64,
+    /// `PRAGMA wal_autocheckpoint` of a store without a log (the in-memory
+    /// one); a page database keeps its own threshold.
+    pub wal_autocheckpoint: i64,
 }
 
 impl Default for Settings {
@@ -80,6 +92,8 @@ impl Default for Settings {
             temp_store: 0,
             synchronous: 2,
             legacy_alter_table: false,
+            data_version: 1,
+            wal_autocheckpoint: 1000,
         }
     }
 }
@@ -97,6 +111,7 @@ const PRAGMAS: &[&str] = &[
     "collation_list",
     "compile_options",
     "count_changes",
+    "data_version",
     "database_list",
     "defer_foreign_keys",
     "empty_result_callbacks",
@@ -138,6 +153,7 @@ const PRAGMAS: &[&str] = &[
     "threads",
     "trusted_schema",
     "user_version",
+    "wal_autocheckpoint",
     "wal_checkpoint",
     "writable_schema",
 ];
@@ -434,6 +450,23 @@ pub fn run(
             Some(_) => Ok(Answer::nothing()),
             None => Ok(Answer::one(&p.name, int(0))),
         },
+        // Read-only: a value is ignored, as SQLite does.
+        "data_version" => Ok(Answer::one("data_version", int(settings.data_version))),
+        // SQLite's threshold is per connection; AsaDB's log belongs to the
+        // database, so the threshold is the database's, shared by every
+        // connection (N <= 0 turns automatic checkpoints off and answers 0).
+        "wal_autocheckpoint" => {
+            let db = current_db();
+            if let Some(v) = set {
+                let n = int_value(v).clamp(0, i64::from(u32::MAX));
+                match &db {
+                    Some(db) => db.set_auto_checkpoint(n as u32),
+                    None => settings.wal_autocheckpoint = n,
+                }
+            }
+            let n = db.map_or(settings.wal_autocheckpoint, |db| i64::from(db.auto_checkpoint()));
+            Ok(Answer::one("wal_autocheckpoint", int(n)))
+        }
         "busy_timeout" => {
             if let Some(v) = v {
                 settings.busy_timeout = int_value(v).max(0);
@@ -985,6 +1018,7 @@ pub fn table_function(
         "integrity_check",
         "quick_check",
         "foreign_key_check",
+        "data_version",
     ];
     if !REPORTS.contains(&pname) && fixed(pname).is_none() {
         return None;

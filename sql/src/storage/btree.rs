@@ -135,12 +135,13 @@ impl BtreeStore {
         }
     }
 
-    pub fn commit(self) -> Result<()> {
+    /// Commits; true if the transaction changed the database.
+    pub fn commit(self) -> Result<bool> {
         let tx = Arc::try_unwrap(self.tx)
             .map_err(|_| Error::InvalidInput("cannot commit while a query is still open".into()))?;
         match tx.into_inner() {
-            Tx::Write(w) => Ok(w.commit()?),
-            Tx::Read(_) => Ok(()),
+            Tx::Write(w) => Ok(w.commit_changes()?),
+            Tx::Read(_) => Ok(false),
         }
     }
 

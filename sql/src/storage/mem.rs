@@ -74,11 +74,18 @@ pub struct MemStore {
     data: Arc<Mutex<MemData>>,
     /// Held by the one write transaction (a flag, so it can move threads).
     writer: Arc<Mutex<bool>>,
+    /// Transactions that changed the store, committed.
+    commits: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl MemStore {
     pub fn new() -> MemStore {
         MemStore::default()
+    }
+
+    /// Transactions that changed the store, committed so far.
+    pub fn commit_count(&self) -> u64 {
+        self.commits.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// A transaction view. A writable one takes the writer flag; a second
@@ -113,10 +120,19 @@ pub struct MemTxn {
 }
 
 impl MemTxn {
-    pub fn commit(mut self) -> Result<()> {
-        self.undo.lock().clear();
+    /// Commits; true if the transaction changed the store.
+    pub fn commit(mut self) -> Result<bool> {
+        let changed = {
+            let mut undo = self.undo.lock();
+            let changed = self.write && !undo.is_empty();
+            undo.clear();
+            changed
+        };
+        if changed {
+            self.store.commits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
         self.finish();
-        Ok(())
+        Ok(changed)
     }
 
     pub fn rollback(mut self) {
