@@ -670,6 +670,39 @@ pub fn constant_default(e: &ast::Expr) -> Option<Value> {
     }
 }
 
+/// The schema part of a qualified name (`main` of `main.t`), as written.
+pub fn qualifier(n: &ast::ObjectName) -> Option<&str> {
+    match n.0.as_slice() {
+        [ast::ObjectNamePart::Identifier(q), _, ..] => Some(q.value.as_str()),
+        _ => None,
+    }
+}
+
+/// SQLite's `no such table: …`: the table with the schema the statement
+/// named (`Main.t`, `temp.t` as written), or `main.` where SQLite fixes
+/// names to the main schema (a CREATE INDEX's table; a view's or
+/// trigger's body, see [`in_schema_body`]).
+pub fn no_such_table(schema: Option<&str>, name: &str) -> Error {
+    Error::NotFound(match schema {
+        Some(s) => format!("no such table: {s}.{name}"),
+        None => format!("no such table: {name}"),
+    })
+}
+
+/// An error from a view's or trigger's body: SQLite binds the names in it
+/// to the schema the view or trigger lives in (its `DbFixer`), so a table
+/// it misses is reported as `main.name`.
+pub fn in_schema_body(e: Error) -> Error {
+    match e {
+        Error::NotFound(m)
+            if m.strip_prefix("no such table: ").is_some_and(|t| !t.contains('.')) =>
+        {
+            no_such_table(Some("main"), &m["no such table: ".len()..])
+        }
+        e => e,
+    }
+}
+
 /// The last part of an object name, unquoted.
 pub fn object_name(n: &ast::ObjectName) -> Result<String> {
     match n.0.last() {
@@ -1091,7 +1124,7 @@ pub fn index_from_ast(
         None => return Err(Error::InvalidInput("CREATE INDEX needs a name".into())),
     };
     let tname = object_name(&ci.table_name)?;
-    let t = schema.must_table(&tname)?;
+    let t = schema.table(&tname).ok_or_else(|| no_such_table(Some("main"), &tname))?;
     let mut ix = IndexDef::on_columns(&name, &t.name, root, Vec::new());
     for ic in &ci.columns {
         let (e, coll) = match &ic.column.expr {

@@ -351,3 +351,38 @@ fn index_collations_partial_and_expression_indexes() {
         Opts { sorted: true, ..Opts::default() },
     );
 }
+
+/// `no such table` names the table as SQLite does: with the schema the
+/// statement wrote, and as `main.` in a CREATE INDEX and inside a view's
+/// or trigger's body (SQLite binds those names to the view's schema).
+#[test]
+fn missing_tables_are_named_as_sqlite_names_them() {
+    check_script(
+        &[
+            "CREATE TABLE t(a)",
+            "SELECT * FROM nosuch",
+            "SELECT * FROM Main.nosuch",
+            "SELECT * FROM temp.nosuch",
+            "INSERT INTO nosuch VALUES (1)",
+            "INSERT INTO main.nosuch VALUES (1)",
+            "INSERT INTO Main.nosuch(a) SELECT 1",
+            "UPDATE main.nosuch SET a = 1",
+            "DELETE FROM temp.nosuch",
+            "CREATE INDEX i ON nosuch(a)",
+            "CREATE VIEW v AS SELECT * FROM (SELECT * FROM nosuch)",
+            "SELECT * FROM v",
+            "CREATE VIEW v2 AS SELECT * FROM v",
+            "SELECT * FROM v2",
+            "CREATE TRIGGER tr AFTER INSERT ON t BEGIN INSERT INTO nosuch VALUES (1); END",
+            "INSERT INTO t VALUES (1)",
+            "DROP TRIGGER tr",
+            "CREATE TRIGGER tr AFTER INSERT ON t BEGIN SELECT * FROM nosuch; END",
+            "INSERT INTO t VALUES (1)",
+            "DROP TRIGGER tr",
+            "CREATE TRIGGER tr AFTER INSERT ON t BEGIN DELETE FROM nosuch; END",
+            "INSERT INTO t VALUES (1)",
+            "SELECT count(*) FROM t",
+        ],
+        Opts { sorted: false, messages: true },
+    );
+}

@@ -322,7 +322,7 @@ fn fire(
     match r {
         Ok(()) => Ok(true),
         Err(Error::Raise(RaiseKind::Ignore, _)) => Ok(false),
-        Err(e) => Err(e),
+        Err(e) => Err(catalog::in_schema_body(e)),
     }
 }
 

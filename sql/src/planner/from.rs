@@ -213,7 +213,7 @@ pub(super) fn factor_rel(b: &mut Binder, f: &ast::TableFactor) -> Result<Rel> {
                     plan_query(b, &v.query)
                 });
                 b.watch = watch;
-                let plan = plan?;
+                let plan = plan.map_err(catalog::in_schema_body)?;
                 if !v.columns.is_empty() && v.columns.len() != plan.columns.len() {
                     return crate::errinput!(
                         "expected {} columns for '{}' but got {}",
@@ -245,7 +245,7 @@ pub(super) fn factor_rel(b: &mut Binder, f: &ast::TableFactor) -> Result<Rel> {
                 // they may come from WHERE equalities on its hidden columns.
                 return func_rel(func, shown, Vec::new());
             }
-            Err(Error::NotFound(format!("no such table: {tname}")))
+            Err(catalog::no_such_table(catalog::qualifier(name), &tname))
         }
         ast::TableFactor::Table { name, alias, args: Some(args), .. } => {
             let tname = object_name(name)?;

@@ -710,14 +710,15 @@ fn not_null(t: &TableDef, i: usize) -> Error {
     Error::Constraint(format!("NOT NULL constraint failed: {}.{}", t.name, t.columns[i].name))
 }
 
-fn writable_table(schema: &Schema, name: &str) -> Result<Arc<TableDef>> {
+/// The table a DML statement writes, `qualifier` the schema it named.
+fn writable_table(schema: &Schema, name: &str, qualifier: Option<&str>) -> Result<Arc<TableDef>> {
     if catalog::is_schema_table(name) || catalog::is_temp_schema_table(name) {
         return Err(Error::InvalidInput(format!("table {name} may not be modified")));
     }
     if schema.view(name).is_some() {
         return Err(Error::InvalidInput(format!("cannot modify {name} because it is a view")));
     }
-    schema.must_table(name).cloned()
+    schema.table(name).cloned().ok_or_else(|| catalog::no_such_table(qualifier, name))
 }
 
 /// RETURNING: binds the items over the table row and evaluates them.
@@ -843,15 +844,15 @@ pub fn insert(
     params: ParamResolver,
     fk: &Checks,
 ) -> Result<DmlResult> {
-    let name = match &ins.table {
-        ast::TableObject::TableName(n) => object_name(n)?,
+    let (name, qualifier) = match &ins.table {
+        ast::TableObject::TableName(n) => (object_name(n)?, catalog::qualifier(n)),
         other => return Err(Error::Unsupported(format!("INSERT INTO {other}"))),
     };
     if let Some(v) = schema.view(&name) {
         return super::trigger::insert_into_view(store, schema, v, ins, params, fk)
             .map(|n| finish(n, None));
     }
-    let t = writable_table(schema, &name)?;
+    let t = writable_table(schema, &name, qualifier)?;
     let action = match ins.or {
         Some(ast::SqliteOnConflict::Ignore) => Conflict::Ignore,
         Some(ast::SqliteOnConflict::Replace) => Conflict::Replace,
@@ -1050,7 +1051,7 @@ pub fn insert_values(
         let names = iv.columns.unwrap_or_default();
         return super::trigger::insert_rows_into_view(store, schema, v, &names, iv.rows, false, fk);
     }
-    let t = writable_table(schema, &iv.table)?;
+    let t = writable_table(schema, &iv.table, iv.schema.as_deref())?;
     let action = match iv.or_action {
         Some(C::Ignore) => Conflict::Ignore,
         Some(C::Replace) => Conflict::Replace,
@@ -1154,11 +1155,11 @@ fn delete_target(schema: &Schema, del: &ast::Delete) -> Result<Arc<TableDef>> {
     let [twj] = from.as_slice() else {
         return Err(Error::Unsupported("DELETE from several tables".into()));
     };
-    let name = match &twj.relation {
-        ast::TableFactor::Table { name, .. } => object_name(name)?,
+    let (name, qualifier) = match &twj.relation {
+        ast::TableFactor::Table { name, .. } => (object_name(name)?, catalog::qualifier(name)),
         other => return Err(Error::Unsupported(format!("DELETE FROM {other}"))),
     };
-    writable_table(schema, &name)
+    writable_table(schema, &name, qualifier)
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -136,10 +136,12 @@ pub fn update(
     fk: &Checks,
 ) -> Result<DmlResult> {
     let table = &u.table;
-    let (name, alias) = match &table.relation {
-        ast::TableFactor::Table { name, alias, .. } => {
-            (object_name(name)?, alias.as_ref().map(|a| a.name.value.clone()))
-        }
+    let (name, alias, qualifier) = match &table.relation {
+        ast::TableFactor::Table { name, alias, .. } => (
+            object_name(name)?,
+            alias.as_ref().map(|a| a.name.value.clone()),
+            crate::catalog::qualifier(name),
+        ),
         other => return Err(Error::Unsupported(format!("UPDATE {other}"))),
     };
     if !table.joins.is_empty() {
@@ -170,7 +172,7 @@ pub fn update(
         )
         .map(|n| finish(n, None));
     }
-    let t = writable_table(schema, &name)?;
+    let t = writable_table(schema, &name, qualifier)?;
     let action = match u.or {
         Some(ast::SqliteOnConflict::Ignore) => Conflict::Ignore,
         Some(ast::SqliteOnConflict::Replace) => Conflict::Replace,
