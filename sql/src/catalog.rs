@@ -628,9 +628,39 @@ pub fn rewrite_entry(
     bump_cookie(store)
 }
 
-/// Bumps the schema cookie (`PRAGMA schema_version` reads it).
+thread_local! {
+    /// Inside a statement ([`cookie_scope`]): whether it bumped the cookie.
+    static BUMPED: std::cell::Cell<Option<bool>> = const { std::cell::Cell::new(None) };
+}
+
+/// Bumps the schema cookie (`PRAGMA schema_version` reads it) — once per
+/// statement, as SQLite does: a CREATE TABLE that also writes its
+/// automatic indexes or `sqlite_sequence`, or a DROP TABLE that takes its
+/// indexes and triggers along, changes it by one. Outside a
+/// [`cookie_scope`] every call bumps.
 pub fn bump_cookie(store: &dyn RowStore) -> Result<()> {
-    store.set_schema_cookie(store.schema_cookie()? + 1)
+    if BUMPED.with(|b| b.get() == Some(true)) {
+        return Ok(());
+    }
+    store.set_schema_cookie(store.schema_cookie()? + 1)?;
+    BUMPED.with(|b| {
+        if b.get().is_some() {
+            b.set(Some(true));
+        }
+    });
+    Ok(())
+}
+
+/// Makes the statement run until the guard drops bump the cookie at most
+/// once ([`bump_cookie`]).
+pub fn cookie_scope() -> impl Drop {
+    struct Scope(Option<bool>);
+    impl Drop for Scope {
+        fn drop(&mut self) {
+            BUMPED.with(|b| b.set(self.0));
+        }
+    }
+    Scope(BUMPED.with(|b| b.replace(Some(false))))
 }
 
 fn parse_one(sql: &str) -> Result<ast::Statement> {

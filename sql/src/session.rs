@@ -880,7 +880,13 @@ impl Session {
             (None, Backend::Db(db)) => {
                 crate::vacuum::vacuum(db)?;
             }
-            (None, Backend::Mem(_)) => {}
+            // No pages to rebuild; the cookie changes as SQLite's does.
+            (None, Backend::Mem(_)) => {
+                self.with_store(true, true, |store, _| {
+                    crate::catalog::bump_cookie(store)?;
+                    Ok(Outcome::Ok)
+                })?;
+            }
         }
         Ok(Outcome::Ok)
     }
@@ -1069,6 +1075,7 @@ impl Session {
         // statement's effects are undone like any failed statement's, and
         // the open transaction — with the statements before it — is kept.
         let f = |store: &dyn RowStore, schema: &Schema| {
+            let _one_bump = crate::catalog::cookie_scope();
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(store, schema)))
                 .unwrap_or_else(|panic| Err(Error::Internal(panic_text(&*panic))))
         };

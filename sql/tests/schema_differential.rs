@@ -386,3 +386,51 @@ fn missing_tables_are_named_as_sqlite_names_them() {
         Opts { sorted: false, messages: true },
     );
 }
+
+/// `PRAGMA schema_version` moves by one per schema-changing statement, as
+/// SQLite's: a CREATE TABLE writing automatic indexes and
+/// `sqlite_sequence`, a DROP TABLE taking indexes and triggers along, a
+/// RENAME rewriting views — each counts once; VACUUM counts; a rolled-back
+/// transaction and a failed statement do not.
+#[test]
+fn schema_version_moves_once_per_statement() {
+    let cases: &[&[&str]] = &[
+        &["CREATE TABLE t(a UNIQUE, b)"],
+        &[
+            "CREATE TABLE t(a INTEGER PRIMARY KEY AUTOINCREMENT, b UNIQUE, c UNIQUE)",
+            "INSERT INTO t VALUES (NULL, 1, 2)",
+        ],
+        &["CREATE TABLE t(a, b, PRIMARY KEY(a, b)) WITHOUT ROWID"],
+        &[
+            "CREATE TABLE t(a UNIQUE, b)",
+            "CREATE INDEX i ON t(b)",
+            "CREATE TRIGGER tr AFTER INSERT ON t BEGIN SELECT 1; END",
+            "DROP TABLE t",
+        ],
+        &["CREATE TABLE t(a UNIQUE, b)", "ALTER TABLE t RENAME TO u"],
+        &["CREATE TABLE t(a)", "CREATE VIEW v AS SELECT * FROM t", "ALTER TABLE t RENAME TO u"],
+        &["CREATE TABLE t(a UNIQUE, b)", "ALTER TABLE t RENAME COLUMN b TO c"],
+        &[
+            "CREATE TABLE t(a UNIQUE, b)",
+            "ALTER TABLE t ADD COLUMN c",
+            "ALTER TABLE t DROP COLUMN b",
+        ],
+        &["CREATE TABLE t AS SELECT 1 AS a"],
+        &[
+            "CREATE TABLE t(a)",
+            "INSERT INTO t VALUES (1)",
+            "ANALYZE",
+            "ANALYZE",
+            "DROP TABLE sqlite_stat1",
+        ],
+        &["CREATE TABLE t(a)", "CREATE INDEX i ON t(a)", "REINDEX", "DROP INDEX i"],
+        &["CREATE TABLE t(a)", "BEGIN", "CREATE TABLE u(a)", "CREATE TABLE w(b)", "COMMIT"],
+        &["CREATE TABLE t(a)", "BEGIN", "CREATE TABLE u(a)", "ROLLBACK"],
+        &["CREATE TABLE t(a)", "CREATE TABLE t(b)", "CREATE INDEX i ON t(nosuch)"],
+        &["CREATE TABLE t(a)", "VACUUM", "INSERT INTO t VALUES (1)", "DELETE FROM t", "VACUUM"],
+    ];
+    for case in cases {
+        let script: Vec<&str> = case.iter().flat_map(|s| [*s, "PRAGMA schema_version"]).collect();
+        check_script(&script, Opts::default());
+    }
+}
