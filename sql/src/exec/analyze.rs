@@ -7,8 +7,10 @@
 //! `(nRow + nDistinct - 1) / nDistinct`, and 1 for a 2 that is within 10%
 //! of unique). NULLs count as equal to each other; keys compare as
 //! stored (folded by their collation), so distinct means distinct under
-//! the index's collation. A table without indexes gets one row with a
-//! NULL `idx` and its row count. Empty tables and indexes get no row.
+//! the index's collation. A table whose indexes are all partial (or that
+//! has none) gets one row with a NULL `idx` and its row count. Empty
+//! tables and indexes get no row, but a partial index always does (`0 0`
+//! when empty), as in SQLite's `analyzeOneTable`.
 //! `sqlite_*` tables are not analyzed. The rows of what is analyzed are
 //! replaced; the rest stay.
 //!
@@ -59,16 +61,20 @@ pub fn analyze(store: &dyn RowStore, schema: &Schema, a: &ast::Analyze) -> Resul
             Some(ix) => vec![ix.clone()],
             None => schema.table_indexes(&t.name).iter().map(|i| i.as_ref().clone()).collect(),
         };
-        if indexes.is_empty() && only_index.is_none() {
+        for ix in &indexes {
+            let (entries, stat) = index_stat(store, ix)?;
+            // A partial index gets its row even when empty (SQLite: its
+            // count is no table's).
+            if entries > 0 || ix.predicate.is_some() {
+                let idx = stat_name(t, ix);
+                rows.push([Value::Text(t.name.clone()), Value::Text(idx), Value::Text(stat)]);
+            }
+        }
+        // The table's own row count, where no whole index gives it.
+        if only_index.is_none() && indexes.iter().all(|ix| ix.predicate.is_some()) {
             let n = count_rows(store, t)?;
             if n > 0 {
                 rows.push([Value::Text(t.name.clone()), Value::Null, Value::Text(n.to_string())]);
-            }
-        }
-        for ix in &indexes {
-            if let Some(stat) = index_stat(store, ix)? {
-                let idx = stat_name(t, ix);
-                rows.push([Value::Text(t.name.clone()), Value::Text(idx), Value::Text(stat)]);
             }
         }
     }
@@ -138,8 +144,8 @@ fn count_rows(store: &dyn RowStore, t: &TableDef) -> Result<u64> {
     }
 }
 
-/// The `stat` text of one index, `None` when it is empty.
-fn index_stat(store: &dyn RowStore, ix: &IndexDef) -> Result<Option<String>> {
+/// The number of entries of one index and its `stat` text.
+fn index_stat(store: &dyn RowStore, ix: &IndexDef) -> Result<(u64, String)> {
     let ncol = ix.columns.len();
     let mut cur = store.scan_index(ix, KeyRange::all(), false)?;
     let mut prev: Option<Vec<Value>> = None;
@@ -161,9 +167,6 @@ fn index_stat(store: &dyn RowStore, ix: &IndexDef) -> Result<Option<String>> {
         }
         prev = Some(key);
     }
-    if n_row == 0 {
-        return Ok(None);
-    }
     let mut s = n_row.to_string();
     for d in d_lt {
         let distinct = d + 1;
@@ -173,5 +176,5 @@ fn index_stat(store: &dyn RowStore, ix: &IndexDef) -> Result<Option<String>> {
         }
         s.push_str(&format!(" {v}"));
     }
-    Ok(Some(s))
+    Ok((n_row, s))
 }
