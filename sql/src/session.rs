@@ -422,6 +422,7 @@ fn run(
     budget: usize,
     fk: &fkey::Checks,
 ) -> Result<Outcome> {
+    let _budget = crate::exec::with_budget(budget);
     let text = source.map(|s| ddl::StmtText { source: s, range });
     let text = text.as_ref();
     let resolver = |m: &ParamMap| resolve_params(m, params);

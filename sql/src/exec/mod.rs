@@ -83,14 +83,33 @@ pub struct Context<'a> {
     pub working: Vec<(usize, Row)>,
 }
 
+thread_local! {
+    /// The memory budget of the statement running on this thread.
+    static BUDGET: std::cell::Cell<usize> = const { std::cell::Cell::new(sort::DEFAULT_BUDGET) };
+}
+
+/// Makes `bytes` the budget of every [`Context`] made on this thread until
+/// the guard drops: the session's statement, and what it runs inside —
+/// DML's row sets, triggers, foreign key checks, subqueries.
+pub fn with_budget(bytes: usize) -> impl Drop {
+    struct Guard(usize);
+    impl Drop for Guard {
+        fn drop(&mut self) {
+            BUDGET.with(|b| b.set(self.0));
+        }
+    }
+    Guard(BUDGET.with(|b| b.replace(bytes)))
+}
+
 impl<'a> Context<'a> {
+    /// A context with the statement's budget ([`with_budget`]).
     pub fn new(store: &'a dyn RowStore, params: &'a [Value], cache: &'a ExecState) -> Context<'a> {
         Context {
             store,
             params,
             outer: Vec::new(),
             cache,
-            budget: sort::DEFAULT_BUDGET,
+            budget: BUDGET.with(|b| b.get()),
             working: Vec::new(),
         }
     }

@@ -249,6 +249,68 @@ impl RowSpill {
     }
 }
 
+/// Rows to go over again in the order they came (the rows an UPDATE or
+/// DELETE picks before it changes any): in memory up to the budget, then
+/// all of them in a [`RowSpill`], so a statement touching any number of
+/// rows holds at most the budget.
+pub struct Spool {
+    mem: Vec<Row>,
+    size: usize,
+    budget: usize,
+    file: Option<RowSpill>,
+}
+
+impl Spool {
+    pub fn new(budget: usize) -> Spool {
+        Spool { mem: Vec::new(), size: 0, budget, file: None }
+    }
+
+    pub fn push(&mut self, row: Row) -> Result<()> {
+        if let Some(f) = &mut self.file {
+            return f.push(&row);
+        }
+        self.size += approx_row(&row);
+        self.mem.push(row);
+        if self.size > self.budget {
+            let mut f = RowSpill::new()?;
+            for r in self.mem.drain(..) {
+                f.push(&r)?;
+            }
+            self.mem = Vec::new();
+            self.file = Some(f);
+        }
+        Ok(())
+    }
+
+    /// True once the rows went to disk.
+    pub fn spilled(&self) -> bool {
+        self.file.is_some()
+    }
+
+    /// The rows, in the order they were pushed.
+    pub fn into_rows(self) -> Result<SpoolRows> {
+        Ok(match self.file {
+            Some(f) => SpoolRows::File(f.reader()?),
+            None => SpoolRows::Memory(self.mem.into_iter()),
+        })
+    }
+}
+
+/// What a [`Spool`] gives back.
+pub enum SpoolRows {
+    Memory(std::vec::IntoIter<Row>),
+    File(SpillReader),
+}
+
+impl SpoolRows {
+    pub fn next_row(&mut self) -> Result<Option<Row>> {
+        match self {
+            SpoolRows::Memory(it) => Ok(it.next()),
+            SpoolRows::File(r) => r.next_row(),
+        }
+    }
+}
+
 /// A finished [`RowSpill`], shared by the cursors that read it.
 #[derive(Clone)]
 pub struct SharedSpill {
@@ -540,6 +602,40 @@ mod tests {
     use crate::expr::Expr;
     use crate::planner::Node;
     use crate::storage::MemStore;
+
+    /// A spool past its budget writes its rows out and gives back every
+    /// one, in order, with its storage classes.
+    #[test]
+    fn spool_spills_past_its_budget_and_keeps_order() {
+        let rows: Vec<Row> = (0..2000i64)
+            .map(|i| {
+                vec![
+                    Value::Integer(i),
+                    Value::Real(-0.0),
+                    Value::Text(format!("r{i}")),
+                    Value::Blob(vec![i as u8; 3]),
+                    Value::Null,
+                ]
+            })
+            .collect();
+        for budget in [usize::MAX, 4096] {
+            let mut sp = Spool::new(budget);
+            for r in &rows {
+                sp.push(r.clone()).unwrap();
+            }
+            assert_eq!(sp.spilled(), budget != usize::MAX);
+            let mut out = sp.into_rows().unwrap();
+            let mut got = Vec::new();
+            while let Some(r) = out.next_row().unwrap() {
+                got.push(r);
+            }
+            assert_eq!(got.len(), rows.len());
+            for (a, b) in got.iter().zip(&rows) {
+                assert_eq!(format!("{a:?}"), format!("{b:?}"));
+                assert!(matches!(a[1], Value::Real(f) if f.is_sign_negative()));
+            }
+        }
+    }
 
     /// Rows (k, seq) with many equal keys, sorted by k under a budget small
     /// enough to spill many runs: the output is ordered by k and, within a

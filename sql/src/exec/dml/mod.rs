@@ -1185,14 +1185,18 @@ fn delete_rows(
     let cache = ExecState::default();
     let cx = Context::new(store, &pv, &cache);
     let mut op = build(&node);
-    let mut doomed = Vec::new();
+    // Every row is picked before any is deleted; past the budget the
+    // picked rows wait on disk.
+    let mut doomed = crate::exec::sort::Spool::new(cx.budget);
     while let Some(r) = op.next(&cx)? {
-        doomed.push(r);
+        doomed.push(r)?;
     }
+    drop(op);
     let ncols = t.columns.len();
     let reread = target.triggers.is_some() || target.keys.as_ref().is_some_and(|k| k.is_parent());
     let mut n = 0;
-    for mut old in doomed {
+    let mut doomed = doomed.into_rows()?;
+    while let Some(mut old) = doomed.next_row()? {
         let Value::Integer(rowid) = old[ncols] else {
             return Err(Error::Corrupt("rowid is not an integer".into()));
         };

@@ -207,10 +207,13 @@ pub fn update(
     match rows {
         Rows::Plain(sets, node) => {
             let mut op = build(&node);
-            let mut old_rows = Vec::new();
+            // Every row is picked before any changes; past the budget the
+            // picked rows wait on disk.
+            let mut picked = crate::exec::sort::Spool::new(cx.budget);
             while let Some(r) = op.next(&cx)? {
-                old_rows.push(r);
+                picked.push(r)?;
             }
+            drop(op);
             // Triggers, foreign key actions and OR REPLACE's deletions of
             // earlier rows may change or remove later ones.
             let reread = action == Conflict::Replace
@@ -223,7 +226,8 @@ pub fn update(
                 .indexes
                 .iter()
                 .find(|k| t.without_rowid && k.index.origin == IndexOrigin::PrimaryKey);
-            for mut old in old_rows {
+            let mut old_rows = picked.into_rows()?;
+            while let Some(mut old) = old_rows.next_row()? {
                 let Value::Integer(mut rowid) = old[ncols] else {
                     return Err(Error::Corrupt("rowid is not an integer".into()));
                 };
