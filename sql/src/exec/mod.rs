@@ -4,9 +4,9 @@
 //! uncorrelated subquery results) arrives in a [`Context`], so a tree can
 //! be handed to the caller and pulled lazily.
 //!
-//! Blocking operators (sort, hash join build side, aggregation) spill to
-//! temporary files past [`Context`]'s memory budget; DISTINCT and the
-//! set operations keep their distinct rows in memory.
+//! Blocking operators (sort, hash join build side, aggregation, DISTINCT
+//! and the set operations, the rows an UPDATE or DELETE picks) spill to
+//! temporary files past [`Context`]'s memory budget.
 
 mod aggregate;
 pub mod alter;
@@ -284,6 +284,8 @@ fn build_for(node: &Node, demand: &Demand) -> Box<dyn Operator> {
             ncols: *ncols,
             colls: colls.clone(),
             seen: BTreeSet::new(),
+            size: 0,
+            spill: None,
         }),
         Node::Recursive { id, init, step, distinct, colls, order, limit, offset, .. } => {
             Box::new(recursive::RecursiveOp::new(
