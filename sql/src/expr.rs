@@ -508,14 +508,7 @@ impl Expr {
     pub fn same(&self, other: &Expr) -> bool {
         use Expr as E;
         let head = match (self, other) {
-            (E::Literal(a), E::Literal(b)) => match (a, b) {
-                (Value::Null, Value::Null) => true,
-                (Value::Integer(x), Value::Integer(y)) => x == y,
-                (Value::Real(x), Value::Real(y)) => x.to_bits() == y.to_bits(),
-                (Value::Text(x), Value::Text(y)) => x == y,
-                (Value::Blob(x), Value::Blob(y)) => x == y,
-                _ => false,
-            },
+            (E::Literal(a), E::Literal(b)) => a.is_identical(b),
             (E::Column(a), E::Column(b)) | (E::Param(a), E::Param(b)) => a == b,
             (E::Outer { depth: d1, index: i1 }, E::Outer { depth: d2, index: i2 }) => {
                 d1 == d2 && i1 == i2

@@ -647,6 +647,13 @@ impl<'a> Target<'a> {
                 None => return Ok(None),
             }
         }
+        let same_rowid = match t.rowid_alias {
+            None => true,
+            Some(a) => rowid_value(new[a].clone()).ok() == Some(rowid),
+        };
+        if same_rowid && action != Conflict::Replace {
+            return self.update_in_place(store, cx, rowid, old, new, action);
+        }
         let ncols = t.columns.len();
         let mut stored_old = old[..ncols].to_vec();
         if let Some(a) = t.rowid_alias {
@@ -667,6 +674,68 @@ impl<'a> Target<'a> {
                 Ok(None)
             }
         }
+    }
+}
+
+impl Target<'_> {
+    /// [`Target::update_row`] of a row that keeps its rowid, under ABORT or
+    /// IGNORE (REPLACE may delete other rows first: the general path): the
+    /// row is rewritten where it is and only the index entries whose key
+    /// changed (exactly: `1` to `1.0` is a change) move, as SQLite's UPDATE
+    /// touches only the indexes of changed columns.
+    fn update_in_place(
+        &self,
+        store: &dyn RowStore,
+        cx: &Context,
+        rowid: i64,
+        old: Row,
+        new: Row,
+        action: Conflict,
+    ) -> Result<Option<Row>> {
+        let t = &self.table;
+        let Some((_, mut local)) = self.prepare(store, cx, new, Some(rowid), action)? else {
+            return Ok(None);
+        };
+        // Uniqueness first, with the row's own entries still in place (a
+        // lookup that finds this row is no conflict).
+        if !self.resolve_unique(store, cx, &local, rowid, action)? {
+            return Ok(None);
+        }
+        let mut moved = Vec::new();
+        for ik in &self.indexes {
+            let before = ik.key(&old, cx)?;
+            let after = ik.key(&local, cx)?;
+            let same = match (&before, &after) {
+                (None, None) => true,
+                (Some(a), Some(b)) => {
+                    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.is_identical(y))
+                }
+                _ => false,
+            };
+            if !same {
+                moved.push((ik, before, after));
+            }
+        }
+        let alias = t.rowid_alias.map(|a| std::mem::replace(&mut local[a], Value::Null));
+        store.insert(t, rowid, &local[..t.columns.len()])?;
+        if let (Some(a), Some(v)) = (t.rowid_alias, alias) {
+            local[a] = v;
+        }
+        for (ik, before, after) in moved {
+            if let Some(k) = before {
+                store.index_delete(&ik.index, &k, rowid)?;
+            }
+            if let Some(k) = after {
+                store.index_insert(&ik.index, &k, rowid)?;
+            }
+        }
+        self.wrote_rowid(rowid);
+        if let Some(k) = &self.keys {
+            k.wrote(store, &local, &t.name)?;
+        }
+        self.parent_gone(store, &old, Some(&local))?;
+        self.after(store, Some(&old), Some(&local))?;
+        Ok(Some(local))
     }
 }
 
