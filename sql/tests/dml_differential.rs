@@ -410,19 +410,8 @@ fn update_and_delete_past_the_memory_budget() {
         "DELETE FROM p WHERE w > 0 RETURNING id",
         "SELECT count(*) FROM p",
     ];
-    for (name, e) in schema_common::engines() {
-        e.set_memory_budget(4096);
-        let c = schema_common::sqlite();
-        let mut s = e.session();
-        for sql in script {
-            let want = schema_common::run_sqlite(&c, sql);
-            let got = schema_common::run_ours(&mut s, sql);
-            assert!(
-                schema_common::agree(&got, &want, true, false),
-                "[{name}] {sql}\n  ours:   {got:?}\n  sqlite: {want:?}"
-            );
-        }
-    }
+    let opts = Opts { sorted: true, ..Opts::default() };
+    schema_common::check_script_with_budget(&script, opts, Some(4096));
 }
 
 /// An UPDATE that keeps the rowid rewrites the row in place and moves only

@@ -13,19 +13,8 @@ mod values_common;
 
 use asadb_sql::Value;
 use asadb_sql::session::{Outcome, Params};
-use schema_common::{Opts, check_script, engines};
+use schema_common::{check_script_both_orders as check, engines};
 use values_common::row_key;
-
-/// Rows as multisets, then the ordered queries again in order.
-fn check(script: &[&str]) {
-    check_script(script, Opts { sorted: true, messages: true });
-    let ordered: Vec<&str> = script
-        .iter()
-        .copied()
-        .filter(|q| !q.starts_with("SELECT") || q.contains("ORDER BY"))
-        .collect();
-    check_script(&ordered, Opts { sorted: false, messages: true });
-}
 
 const SETUP: &[&str] = &[
     "CREATE TABLE t(id INTEGER PRIMARY KEY, a INTEGER, b TEXT, c, n TEXT COLLATE NOCASE, r TEXT)",

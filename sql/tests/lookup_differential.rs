@@ -11,21 +11,8 @@
 mod schema_common;
 mod values_common;
 
-use schema_common::{Opts, check_script, engines};
+use schema_common::{Opts, check_script_both_orders as check, check_script_with_budget, engines};
 use values_common::row_key;
-
-/// Runs `script` on SQLite and both stores. Rows compare as multisets
-/// (an unordered query's order is left open, as the fuzzer leaves it);
-/// the queries with an ORDER BY then run again, their order compared.
-fn check(script: &[&str]) {
-    check_script(script, Opts { sorted: true, messages: true });
-    let ordered: Vec<&str> = script
-        .iter()
-        .copied()
-        .filter(|q| !q.starts_with("SELECT") || q.contains("ORDER BY"))
-        .collect();
-    check_script(&ordered, Opts { sorted: false, messages: true });
-}
 
 /// Rows of every storage class, equal keys of different classes, NULLs,
 /// a signed zero, and a column added after the rows were written.
@@ -202,17 +189,5 @@ fn create_index_from_sorted_entries_within_the_budget() {
         "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'dup' ORDER BY name",
         "PRAGMA integrity_check",
     ];
-    for (name, e) in engines() {
-        e.set_memory_budget(64 << 10);
-        let c = schema_common::sqlite();
-        let mut s = e.session();
-        for sql in script {
-            let want = schema_common::run_sqlite(&c, sql);
-            let got = schema_common::run_ours(&mut s, sql);
-            assert!(
-                schema_common::agree(&got, &want, false, false),
-                "[{name}] {sql}\n    ours:   {got:?}\n    sqlite: {want:?}"
-            );
-        }
-    }
+    check_script_with_budget(&script, Opts::default(), Some(64 << 10));
 }

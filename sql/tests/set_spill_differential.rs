@@ -9,7 +9,7 @@
 
 mod schema_common;
 
-use schema_common::{agree, engines, run_ours, run_sqlite, sqlite};
+use schema_common::{Opts, check_script_with_budget};
 
 const SETUP: &[&str] = &[
     "CREATE TABLE t(a INTEGER, b TEXT COLLATE NOCASE, c)",
@@ -43,21 +43,8 @@ const QUERIES: &[&str] = &[
 
 #[test]
 fn distinct_and_compounds_past_the_budget_match_sqlite() {
-    for budget in [1 << 30, 2048] {
-        for (name, e) in engines() {
-            e.set_memory_budget(budget);
-            let c = sqlite();
-            let mut s = e.session();
-            for sql in SETUP.iter().chain(QUERIES) {
-                let want = run_sqlite(&c, sql);
-                let got = run_ours(&mut s, sql);
-                assert!(
-                    agree(&got, &want, false, false),
-                    "[{name}, budget {budget}] {sql}\n  ours:   {:.600}\n  sqlite: {:.600}",
-                    format!("{got:?}"),
-                    format!("{want:?}")
-                );
-            }
-        }
+    let script: Vec<&str> = SETUP.iter().chain(QUERIES).copied().collect();
+    for budget in [None, Some(2048)] {
+        check_script_with_budget(&script, Opts::default(), budget);
     }
 }

@@ -134,8 +134,17 @@ pub struct Opts {
 
 /// Runs `script` on SQLite and on both stores; returns every difference.
 pub fn diff_script(script: &[&str], opts: Opts) -> Vec<String> {
+    diff_script_with_budget(script, opts, None)
+}
+
+/// [`diff_script`] with the stores' memory budget set to `budget` bytes
+/// (operators past it spill to disk).
+pub fn diff_script_with_budget(script: &[&str], opts: Opts, budget: Option<usize>) -> Vec<String> {
     let mut diffs = Vec::new();
     for (name, e) in engines() {
+        if let Some(b) = budget {
+            e.set_memory_budget(b);
+        }
         let c = sqlite();
         let mut s = e.session();
         for sql in script {
@@ -151,7 +160,25 @@ pub fn diff_script(script: &[&str], opts: Opts) -> Vec<String> {
 
 /// Asserts that `script` runs the same everywhere.
 pub fn check_script(script: &[&str], opts: Opts) {
-    let d = diff_script(script, opts);
+    check_script_with_budget(script, opts, None);
+}
+
+/// Rows as multisets (an unordered query's order is left open, as the
+/// fuzzer leaves it), then the statements other than unordered SELECTs
+/// again with their order compared; error messages must agree.
+pub fn check_script_both_orders(script: &[&str]) {
+    check_script(script, Opts { sorted: true, messages: true });
+    let ordered: Vec<&str> = script
+        .iter()
+        .copied()
+        .filter(|q| !q.starts_with("SELECT") || q.contains("ORDER BY"))
+        .collect();
+    check_script(&ordered, Opts { sorted: false, messages: true });
+}
+
+/// [`check_script`] under a memory budget ([`diff_script_with_budget`]).
+pub fn check_script_with_budget(script: &[&str], opts: Opts, budget: Option<usize>) {
+    let d = diff_script_with_budget(script, opts, budget);
     let shown: Vec<String> = d
         .iter()
         .take(16)
