@@ -579,3 +579,70 @@ fn wal_autocheckpoint_sets_the_databases_threshold() {
     a.execute("INSERT INTO t VALUES (99)", &Params::None).unwrap();
     assert!(db.stats().checkpoints > before, "a commit past 1 frame checkpoints");
 }
+
+/// `mmap_size` answers as SQLite does on a file database: 0 by default,
+/// the value set (capped at SQLITE_MAX_MMAP_SIZE), a negative value
+/// restoring the default. `module_list` names the JSON table-valued
+/// functions, and `pragma_module_list` is its table-valued form.
+#[test]
+fn mmap_size_on_a_file_and_module_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let lite = rusqlite::Connection::open(dir.path().join("lite.db")).unwrap();
+    let e = Engine::open(&dir.path().join("ours.db"), Default::default()).unwrap();
+    let mut s = e.session();
+    for sql in [
+        "PRAGMA mmap_size",
+        "PRAGMA mmap_size = 1000000",
+        "PRAGMA mmap_size",
+        "PRAGMA mmap_size(4096)",
+        "PRAGMA mmap_size = 0x10",
+        "PRAGMA mmap_size = 99999999999",
+        "PRAGMA mmap_size = -5",
+        "PRAGMA main.mmap_size",
+    ] {
+        let theirs: Vec<i64> = lite
+            .prepare(sql)
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        let ours: Vec<i64> = rows(&mut s, sql)
+            .into_iter()
+            .map(|r| match r[..] {
+                [Value::Integer(v)] => v,
+                _ => panic!("{sql}: {r:?}"),
+            })
+            .collect();
+        assert_eq!(ours, theirs, "{sql}");
+    }
+    let names = |sql: &str, s: &mut asadb_sql::session::Session| {
+        let mut n: Vec<String> = rows(s, sql)
+            .into_iter()
+            .map(|r| match &r[..] {
+                [Value::Text(t)] => t.to_string(),
+                _ => panic!("{sql}: {r:?}"),
+            })
+            .collect();
+        n.sort();
+        n
+    };
+    let want = ["json_each", "json_tree", "jsonb_each", "jsonb_tree"];
+    assert_eq!(names("PRAGMA module_list", &mut s), want);
+    assert_eq!(names("SELECT name FROM pragma_module_list", &mut s), want);
+    // SQLite registers a JSON module when a statement first uses it.
+    lite.query_row("SELECT count(*) FROM json_each('[1]'), json_tree('1')", [], |_| Ok(()))
+        .unwrap();
+    lite.query_row("SELECT count(*) FROM jsonb_each('[1]'), jsonb_tree('1')", [], |_| Ok(()))
+        .unwrap();
+    let theirs: Vec<String> = lite
+        .prepare("PRAGMA module_list")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    for m in want {
+        assert!(theirs.iter().any(|t| t == m), "SQLite lists no {m}: {theirs:?}");
+    }
+}

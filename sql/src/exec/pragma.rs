@@ -43,6 +43,10 @@
 //!   `pragma_foreign_key_check()`.
 //! - `pragma_list` lists the pragmas AsaDB answers (SQLite lists its own,
 //!   a longer list).
+//! - `mmap_size` is kept and answered (0 by default) on every store;
+//!   AsaDB's pager reads through its buffer pool whatever it says.
+//! - `module_list` names AsaDB's table-valued JSON functions (SQLite also
+//!   lists FTS, R*Tree and dbstat, which AsaDB does not have).
 //! - `database_list` names no file (`''`), also for a database on disk.
 //! - `integrity_check` / `quick_check` run [`crate::integrity`] on the
 //!   committed database (`ok`, else one row per problem); the in-memory
@@ -79,6 +83,10 @@ pub struct Settings {
     /// `PRAGMA wal_autocheckpoint` of a store without a log (the in-memory
     /// one); a page database keeps its own threshold.
     pub wal_autocheckpoint: i64,
+    /// `PRAGMA mmap_size`: kept and answered as SQLite does on a file
+    /// database; AsaDB's pager reads through its buffer pool whatever it
+    /// says (a hint, as it is to SQLite on a VFS without memory mapping).
+    pub mmap_size: i64,
 }
 
 impl Default for Settings {
@@ -94,9 +102,18 @@ impl Default for Settings {
             legacy_alter_table: false,
             data_version: 1,
             wal_autocheckpoint: 1000,
+            mmap_size: 0,
         }
     }
 }
+
+/// SQLite's SQLITE_MAX_MMAP_SIZE on Linux: the most `mmap_size` takes.
+const MAX_MMAP_SIZE: i64 = 0x7fff_0000;
+
+/// The virtual-table modules AsaDB has (`PRAGMA module_list`): its
+/// table-valued JSON functions. SQLite lists also FTS, R*Tree and dbstat,
+/// which AsaDB does not have, and a module only once a statement used it.
+const MODULES: &[&str] = &["json_each", "json_tree", "jsonb_each", "jsonb_tree"];
 
 /// Every pragma AsaDB answers, in name order (`PRAGMA pragma_list`).
 const PRAGMAS: &[&str] = &[
@@ -133,6 +150,8 @@ const PRAGMAS: &[&str] = &[
     "legacy_alter_table",
     "locking_mode",
     "max_page_count",
+    "mmap_size",
+    "module_list",
     "optimize",
     "page_count",
     "page_size",
@@ -467,6 +486,15 @@ pub fn run(
             let n = db.map_or(settings.wal_autocheckpoint, |db| i64::from(db.auto_checkpoint()));
             Ok(Answer::one("wal_autocheckpoint", int(n)))
         }
+        // A negative value restores the default (0); SQLite caps the limit
+        // at SQLITE_MAX_MMAP_SIZE.
+        "mmap_size" => {
+            if let Some(v) = v {
+                let n = int_value(v);
+                settings.mmap_size = if n < 0 { 0 } else { n.min(MAX_MMAP_SIZE) };
+            }
+            Ok(Answer::one("mmap_size", int(settings.mmap_size)))
+        }
         "busy_timeout" => {
             if let Some(v) = v {
                 settings.busy_timeout = int_value(v).max(0);
@@ -660,6 +688,9 @@ fn report(
             &["name", "builtin", "type", "enc", "narg", "flags"],
             crate::func::list::function_list(),
         )),
+        "module_list" => {
+            Ok(Answer::new(&["name"], MODULES.iter().map(|m| vec![text(m)]).collect()))
+        }
         "collation_list" => Ok(Answer::new(
             &["seq", "name"],
             ["RTRIM", "NOCASE", "BINARY"]
@@ -996,6 +1027,7 @@ pub fn table_function(
         "foreign_key_list",
         "collation_list",
         "function_list",
+        "module_list",
         "database_list",
         "compile_options",
         "foreign_keys",
