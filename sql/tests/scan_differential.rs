@@ -83,6 +83,8 @@ fn setup_sql() -> Vec<String> {
     for k in 0..50 {
         out.push(format!("INSERT INTO plain VALUES ({}, 'b{}', {k}.5)", g.below(10), g.below(7)));
     }
+    // Index nested loops through a secondary index.
+    out.push("CREATE INDEX u_tid ON u(t_id)".to_string());
     out
 }
 
@@ -134,6 +136,33 @@ const QUERIES: &[&str] = &[
     "SELECT active FROM t UNION SELECT extra FROM t ORDER BY 1",
     "SELECT count(*), sum(u.k) FROM t JOIN u ON u.t_id = t.id",
     "SELECT t.name, u.note FROM t JOIN u ON u.t_id = t.id ORDER BY u.k LIMIT 15",
+    // Joins: rowid and index lookups, hash joins, outer joins, reading
+    // a few columns of each side (rows short of `extra` among them).
+    "SELECT count(*), sum(b.extra) FROM t a JOIN t b ON a.id = b.id + 1 WHERE a.id < 500",
+    "SELECT a.name, b.email, b.extra FROM t a JOIN t b ON b.id = a.id + 3 AND b.score > a.score \
+     ORDER BY a.id",
+    "SELECT a.id, b.id, b.blob FROM t a LEFT JOIN t b ON b.id = a.id * 2 AND b.active = 1 \
+     WHERE a.id < 100 ORDER BY a.id",
+    "SELECT u.note, t.extra, t.created FROM u JOIN t ON t.id = u.t_id ORDER BY u.k",
+    "SELECT u.k, t.id, t.name FROM u LEFT JOIN t ON t.email = 'e' || u.k || '@x1.test' \
+     ORDER BY u.k, t.id",
+    "SELECT p.a, p.c, t.id, t.name FROM plain p JOIN t ON t.active = p.a AND t.extra = p.a \
+     ORDER BY 1, 2, 3",
+    "SELECT count(*), sum(length(t.name)), max(u.note) FROM t JOIN u ON u.t_id = t.id \
+     JOIN plain p ON p.a = u.k % 10",
+    "SELECT t.id, (SELECT max(note) FROM u WHERE u.t_id = t.id AND u.k > p.a) FROM plain p \
+     JOIN t ON t.id = p.a * 100 + 1 ORDER BY 1, 2",
+    "SELECT t.id, u.note FROM t RIGHT JOIN u ON u.t_id = t.id AND t.extra IS NOT NULL ORDER BY u.k",
+    "SELECT t.id, u.k FROM t FULL JOIN u ON u.t_id = t.id WHERE t.id < 50 OR t.id IS NULL \
+     ORDER BY 1, 2",
+    "SELECT a.email, b.email FROM t a JOIN t b ON a.email = b.email AND a.id < b.id \
+     ORDER BY a.id, b.id LIMIT 30",
+    "SELECT a.id FROM t a WHERE EXISTS (SELECT 1 FROM t b JOIN u ON u.t_id = b.id \
+     WHERE b.id = a.id + 1 AND u.note > a.name) ORDER BY 1",
+    "SELECT t.id, u.k, u.note FROM t, u WHERE u.t_id = t.id AND t.score > 10 AND u.k % 3 = 0 \
+     ORDER BY 1, 2",
+    "SELECT x.name, u.k FROM (SELECT id, name FROM t WHERE active = 1) x JOIN u ON u.t_id = x.id \
+     ORDER BY 2",
     "SELECT sum(a), count(c) FROM plain",
     "SELECT b, sum(c) FROM plain GROUP BY b",
     // Sorts, top-N and not.

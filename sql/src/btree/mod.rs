@@ -157,6 +157,16 @@ impl Table {
         self.tree().get(tx, &ordered_i64(rowid))
     }
 
+    /// `f` of row `rowid`'s payload, read in place (see `Tree::get_with`).
+    pub fn get_with<R>(
+        &self,
+        tx: &impl Storage,
+        rowid: i64,
+        f: impl FnOnce(&[u8]) -> Result<R>,
+    ) -> Result<Option<R>> {
+        self.tree().get_with(tx, &ordered_i64(rowid), f)
+    }
+
     pub fn contains(&self, tx: &impl Storage, rowid: i64) -> Result<bool> {
         self.tree().contains(tx, &ordered_i64(rowid))
     }

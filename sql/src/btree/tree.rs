@@ -234,16 +234,26 @@ impl Tree {
 
     /// The value stored under `key`.
     pub(crate) fn get<T: Storage>(&self, tx: &T, key: &[u8]) -> Result<Option<Vec<u8>>> {
+        self.get_with(tx, key, |v| Ok(v.to_vec()))
+    }
+
+    /// `f` of the value stored under `key`, read in place when the cell
+    /// holds it whole (no copy), else assembled from its overflow pages.
+    pub(crate) fn get_with<T: Storage, R>(
+        &self,
+        tx: &T,
+        key: &[u8],
+        f: impl FnOnce(&[u8]) -> Result<R>,
+    ) -> Result<Option<R>> {
         let Descent { leaf, found, .. } = self.descend(tx, key)?;
         let Ok(i) = found else { return Ok(None) };
         let page = tx.page(leaf)?;
         let cell = self.node(&page, leaf)?.cell(i)?;
         if let Some(v) = cell.local_value() {
-            return Ok(Some(v.to_vec()));
+            return f(v).map(Some);
         }
-        let mut data = cell_data(tx, &cell)?;
-        data.drain(..cell.key_len);
-        Ok(Some(data))
+        let data = cell_data(tx, &cell)?;
+        f(&data[cell.key_len..]).map(Some)
     }
 
     pub(crate) fn contains<T: Storage>(&self, tx: &T, key: &[u8]) -> Result<bool> {

@@ -8,16 +8,18 @@
 //! every column it reads — an unread result column is still computed (so
 //! an error it raises is still raised), only a value no expression and no
 //! consumer reads may be left NULL. A node whose row flow is not modelled
-//! here (joins, windows, set operations, recursive CTEs, table-valued
-//! functions) demands every column of its inputs, so the analysis is exact
+//! here (windows, set operations, recursive CTEs, table-valued functions,
+//! a join's side that is not a table scan) demands every column of its
+//! inputs, so the analysis is exact
 //! where it prunes and harmless elsewhere.
 
 use std::collections::BTreeSet;
+use std::ops::Bound;
 
 use super::sort::Refetch;
 use crate::catalog::TableDef;
 use crate::expr::Expr;
-use crate::planner::{AggCall, Node, SortKey};
+use crate::planner::{Access, AggCall, Node, SortKey};
 use crate::storage::ColumnSet;
 
 /// The columns of a node's output rows that are read above it.
@@ -87,6 +89,61 @@ impl Demand {
         })
     }
 
+    /// The positions of `self` that fall in a relation placed at `offset`
+    /// of a wide row, as that relation's own positions.
+    fn shifted(&self, offset: usize) -> Demand {
+        match self {
+            Demand::All => Demand::All,
+            Demand::Cols(c) => Demand::Cols(c.range(offset..).map(|&i| i - offset).collect()),
+        }
+    }
+
+    /// What a join's two inputs must supply for this demand on its output
+    /// rows: the left input's (wide) rows, and the right input's own rows,
+    /// which the join places at its offset. A hash or nested-loop join
+    /// reads its ON terms on the joined row and its key on each side; an
+    /// index nested loop also reads, on the left row, what its right scan's
+    /// lookup and filter read as the outer row. A right side that is not a
+    /// table scan, or a lookup with a subquery, is given every column.
+    pub(super) fn join_inputs(&self, node: &Node) -> (Demand, Demand) {
+        match node {
+            Node::Join { right, offset, keys, on, .. } => {
+                let wide = self.with(on);
+                let left = wide.with(keys.iter().map(|k| &k.left));
+                let right = match &**right {
+                    Node::Scan { .. } => wide.shifted(*offset).with(keys.iter().map(|k| &k.right)),
+                    _ => Demand::All,
+                };
+                (left, right)
+            }
+            Node::LookupJoin { right, offset, on, .. } => {
+                let Node::Scan { access, filter, .. } = &**right else {
+                    return (Demand::All, Demand::All);
+                };
+                let Some(mut exprs) = access_exprs(access) else {
+                    return (Demand::All, Demand::All);
+                };
+                exprs.extend(filter);
+                if exprs.iter().any(|e| e.has_subquery()) {
+                    return (Demand::All, Demand::All);
+                }
+                let wide = self.with(on);
+                let mut left = wide.clone();
+                if let Demand::Cols(c) = &mut left {
+                    for e in exprs {
+                        e.walk(&mut |e| {
+                            if let Expr::Outer { depth: 1, index } = e {
+                                c.insert(*index);
+                            }
+                        });
+                    }
+                }
+                (left, wide.shifted(*offset))
+            }
+            _ => (Demand::All, Demand::All),
+        }
+    }
+
     /// The stored columns a scan of `table` must decode for this demand on
     /// its local rows (columns, then the rowid), its filter included;
     /// `None`: all of them.
@@ -138,6 +195,26 @@ pub(super) fn refetch(input: &Node, keys: &[SortKey], demand: &Demand) -> Option
         table: table.clone(),
         offset,
         width,
+    })
+}
+
+/// Every expression an access path evaluates, `None` for a path built
+/// from a subquery.
+fn access_exprs(access: &Access) -> Option<Vec<&Expr>> {
+    fn bound(b: &Bound<Expr>) -> Option<&Expr> {
+        match b {
+            Bound::Included(e) | Bound::Excluded(e) => Some(e),
+            Bound::Unbounded => None,
+        }
+    }
+    Some(match access {
+        Access::Full { .. } => Vec::new(),
+        Access::RowidIn(es) => es.iter().collect(),
+        Access::RowidInSub { .. } => return None,
+        Access::RowidRange { lo, hi, .. } => bound(lo).into_iter().chain(bound(hi)).collect(),
+        Access::Index { prefixes, lo, hi, .. } => {
+            prefixes.iter().flatten().chain(bound(lo)).chain(bound(hi)).collect()
+        }
     })
 }
 

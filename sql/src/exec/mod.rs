@@ -216,32 +216,38 @@ fn build_for(node: &Node, demand: &Demand) -> Box<dyn Operator> {
         Node::Widen { input, offset, width } => {
             Box::new(WidenOp { input: build(input), offset: *offset, width: *width })
         }
-        Node::Join { left, right, offset, kind, keys, on, width } => Box::new(JoinOp {
-            left: build(left),
-            right: Some(build(right)),
-            offset: *offset,
-            kind: *kind,
-            keys: keys.clone(),
-            on: on.clone(),
-            rows: Vec::new(),
-            hash: HashMap::new(),
-            cur: None,
-            cands: Vec::new(),
-            pos: 0,
-            matched: false,
-            pending: Vec::new(),
-            width: *width,
-            hit: Vec::new(),
-            upos: 0,
-        }),
-        Node::LookupJoin { left, right, offset, kind, on } => Box::new(join::LookupJoinOp {
-            left: build(left),
-            right: build(right),
-            offset: *offset,
-            kind: *kind,
-            on: on.clone(),
-            buf: std::collections::VecDeque::new(),
-        }),
+        Node::Join { left, right, offset, kind, keys, on, width } => {
+            let (l, r) = demand.join_inputs(node);
+            Box::new(JoinOp {
+                left: build_for(left, &l),
+                right: Some(build_for(right, &r)),
+                offset: *offset,
+                kind: *kind,
+                keys: keys.clone(),
+                on: on.clone(),
+                rows: Vec::new(),
+                hash: HashMap::new(),
+                cur: None,
+                cands: Vec::new(),
+                pos: 0,
+                matched: false,
+                pending: Vec::new(),
+                width: *width,
+                hit: Vec::new(),
+                upos: 0,
+            })
+        }
+        Node::LookupJoin { left, right, offset, kind, on } => {
+            let (l, r) = demand.join_inputs(node);
+            Box::new(join::LookupJoinOp {
+                left: build_for(left, &l),
+                right: build_for(right, &r),
+                offset: *offset,
+                kind: *kind,
+                on: on.clone(),
+                buf: std::collections::VecDeque::new(),
+            })
+        }
         Node::Filter { input, pred } => {
             Box::new(FilterOp { input: build(input), pred: pred.clone() })
         }

@@ -91,7 +91,14 @@ impl IndexScan {
     /// reads none of them), else read from the table. A key holding a REAL
     /// zero is read from the table too: the index stores `-0.0` as `0.0`
     /// (see `keycode`), the table keeps the sign.
-    fn row(&self, t: &TableDef, key: Vec<Value>, id: i64, cx: &Context) -> Result<Row> {
+    fn row(
+        &self,
+        t: &TableDef,
+        key: Vec<Value>,
+        id: i64,
+        cols: Option<&crate::storage::ColumnSet>,
+        cx: &Context,
+    ) -> Result<Row> {
         let signed_zero = |v: &Value| matches!(v, Value::Real(f) if *f == 0.0);
         if self.covering && !key.iter().any(signed_zero) {
             let mut row = vec![Value::Null; t.columns.len()];
@@ -102,7 +109,7 @@ impl IndexScan {
             }
             return Ok(row);
         }
-        cx.store.get(t, id)?.ok_or_else(|| {
+        cx.store.get_columns(t, id, cols)?.ok_or_else(|| {
             Error::Corrupt(format!("index {} points at missing row {id}", self.index.name))
         })
     }
@@ -113,8 +120,8 @@ pub(super) struct ScanOp {
     pub(super) access: Access,
     pub(super) filter: Option<Expr>,
     pub(super) state: ScanState,
-    /// The stored columns read above the scan (`None`: all); full and
-    /// rowid-range scans decode only these (see `exec::demand`).
+    /// The stored columns read above the scan (`None`: all); every access
+    /// path decodes only these (see `exec::demand`).
     pub(super) cols: Option<Arc<crate::storage::ColumnSet>>,
 }
 
@@ -369,14 +376,18 @@ impl Operator for ScanOp {
                     }
                 },
                 ScanState::Rowids(it) => match it.next() {
-                    Some(id) => match cx.store.get(&self.table, id)? {
-                        Some(r) => (id, r),
-                        None => continue,
-                    },
+                    Some(id) => {
+                        match cx.store.get_columns(&self.table, id, self.cols.as_deref())? {
+                            Some(r) => (id, r),
+                            None => continue,
+                        }
+                    }
                     None => return Ok(None),
                 },
                 ScanState::Index(scan) => match scan.next_ordered(cx)? {
-                    Some((key, id)) => (id, scan.row(&self.table, key, id, cx)?),
+                    Some((key, id)) => {
+                        (id, scan.row(&self.table, key, id, self.cols.as_deref(), cx)?)
+                    }
                     None => {
                         self.state = ScanState::Done;
                         return Ok(None);

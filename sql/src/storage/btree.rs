@@ -411,12 +411,18 @@ impl RowStore for BtreeStore {
     }
 
     fn get(&self, table: &TableDef, rowid: i64) -> Result<Option<Row>> {
+        self.get_columns(table, rowid, None)
+    }
+
+    fn get_columns(
+        &self,
+        table: &TableDef,
+        rowid: i64,
+        cols: Option<&ColumnSet>,
+    ) -> Result<Option<Row>> {
         let t = Table::open(page(table.root));
-        let bytes = with_tx!(self.tx, x => t.get(x, rowid)?);
-        match bytes {
-            Some(b) => Ok(Some(decode(&b, None, table.columns.len() + 1)?)),
-            None => Ok(None),
-        }
+        let room = table.columns.len() + 1;
+        with_tx!(self.tx, x => t.get_with(x, rowid, |b| decode(b, cols, room)))
     }
 
     fn insert(&self, table: &TableDef, rowid: i64, row: &[Value]) -> Result<()> {

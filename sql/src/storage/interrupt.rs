@@ -158,6 +158,15 @@ impl RowStore for Interrupted<'_> {
         self.interrupt.check()?;
         self.inner.get(table, rowid)
     }
+    fn get_columns(
+        &self,
+        table: &TableDef,
+        rowid: i64,
+        cols: Option<&ColumnSet>,
+    ) -> Result<Option<Row>> {
+        self.interrupt.check()?;
+        self.inner.get_columns(table, rowid, cols)
+    }
     fn insert(&self, table: &TableDef, rowid: i64, row: &[Value]) -> Result<()> {
         self.interrupt.check()?;
         self.inner.insert(table, rowid, row)

@@ -172,6 +172,18 @@ pub trait RowStore {
         reverse: bool,
     ) -> Result<Box<dyn IndexCursor>>;
     fn get(&self, table: &TableDef, rowid: i64) -> Result<Option<Row>>;
+    /// [`RowStore::get`] decoding only `cols` (`None`: all), as
+    /// [`RowStore::scan_columns`] does: the other columns may be NULL or
+    /// missing at the end.
+    fn get_columns(
+        &self,
+        table: &TableDef,
+        rowid: i64,
+        cols: Option<&ColumnSet>,
+    ) -> Result<Option<Row>> {
+        let _ = cols;
+        self.get(table, rowid)
+    }
     fn insert(&self, table: &TableDef, rowid: i64, row: &[Value]) -> Result<()>;
     /// Inserts row `rowid` unless one exists (then nothing changes and the
     /// answer is `false`): the PRIMARY KEY check and the write in one
