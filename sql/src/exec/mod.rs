@@ -73,14 +73,15 @@ pub struct ExecState {
 pub struct Context<'a> {
     pub store: &'a dyn RowStore,
     pub params: &'a [Value],
-    /// Rows of enclosing queries, outermost first.
-    pub outer: Vec<Row>,
+    /// Rows of enclosing queries, outermost first, borrowed from the
+    /// operators that run the inner query (a probe copies no row).
+    pub outer: Vec<&'a [Value]>,
     pub cache: &'a ExecState,
     /// Bytes a blocking operator may hold before it spills to disk.
     pub budget: usize,
     /// Working rows of the recursive CTEs running a step, by id
     /// (see `exec::recursive`).
-    pub working: Vec<(usize, Row)>,
+    pub working: Vec<(usize, &'a [Value])>,
 }
 
 thread_local! {
@@ -127,9 +128,10 @@ impl<'a> Context<'a> {
             .ok_or_else(|| Error::Internal(format!("outer ref {depth}.{index}")))
     }
 
-    fn child(&self, row: &[Value]) -> Context<'a> {
-        let mut outer = self.outer.clone();
-        outer.push(row.to_vec());
+    fn child<'b>(&'b self, row: &'b [Value]) -> Context<'b> {
+        let mut outer = Vec::with_capacity(self.outer.len() + 1);
+        outer.extend_from_slice(&self.outer);
+        outer.push(row);
         Context {
             store: self.store,
             params: self.params,

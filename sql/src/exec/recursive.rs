@@ -112,7 +112,7 @@ impl RecursiveOp {
             budget: cx.budget,
             working: cx.working.clone(),
         };
-        step_cx.working.push((self.id, row));
+        step_cx.working.push((self.id, &row));
         let mut op = match self.step_op.take() {
             Some(mut op) => {
                 if op.rewind() {
@@ -257,7 +257,7 @@ impl Operator for WorkingRowOp {
         }
         self.done = true;
         match cx.working.iter().rev().find(|(id, _)| *id == self.id) {
-            Some((_, row)) => Ok(Some(row.clone())),
+            Some((_, row)) => Ok(Some(row.to_vec())),
             None => Err(Error::Internal(format!("no working row {}", self.id))),
         }
     }
