@@ -10,7 +10,7 @@ mod schema_common;
 
 use asadb_sql::Value;
 use asadb_sql::session::{Engine, Outcome, Params};
-use schema_common::{Opts, check_script};
+use schema_common::{Got, Opts, check_script, run_ours, run_sqlite};
 
 const SCHEMA: &[&str] = &[
     "CREATE TABLE [Artist] ([ArtistId] INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, \
@@ -600,49 +600,24 @@ fn mmap_size_on_a_file_and_module_list() {
         "PRAGMA mmap_size = -5",
         "PRAGMA main.mmap_size",
     ] {
-        let theirs: Vec<i64> = lite
-            .prepare(sql)
-            .unwrap()
-            .query_map([], |r| r.get(0))
-            .unwrap()
-            .map(Result::unwrap)
-            .collect();
-        let ours: Vec<i64> = rows(&mut s, sql)
-            .into_iter()
-            .map(|r| match r[..] {
-                [Value::Integer(v)] => v,
-                _ => panic!("{sql}: {r:?}"),
-            })
-            .collect();
-        assert_eq!(ours, theirs, "{sql}");
+        assert_eq!(run_ours(&mut s, sql), run_sqlite(&lite, sql), "{sql}");
     }
-    let names = |sql: &str, s: &mut asadb_sql::session::Session| {
-        let mut n: Vec<String> = rows(s, sql)
-            .into_iter()
-            .map(|r| match &r[..] {
-                [Value::Text(t)] => t.to_string(),
-                _ => panic!("{sql}: {r:?}"),
-            })
-            .collect();
-        n.sort();
-        n
-    };
-    let want = ["json_each", "json_tree", "jsonb_each", "jsonb_tree"];
-    assert_eq!(names("PRAGMA module_list", &mut s), want);
-    assert_eq!(names("SELECT name FROM pragma_module_list", &mut s), want);
+    let want: Vec<String> =
+        ["json_each", "json_tree", "jsonb_each", "jsonb_tree"].map(|m| format!("'{m}'")).into();
+    for sql in ["PRAGMA module_list", "SELECT name FROM pragma_module_list"] {
+        let Got::Rows(mut ours) = run_ours(&mut s, sql) else { panic!("{sql}") };
+        ours.sort();
+        assert_eq!(ours, want, "{sql}");
+    }
     // SQLite registers a JSON module when a statement first uses it.
-    lite.query_row("SELECT count(*) FROM json_each('[1]'), json_tree('1')", [], |_| Ok(()))
-        .unwrap();
-    lite.query_row("SELECT count(*) FROM jsonb_each('[1]'), jsonb_tree('1')", [], |_| Ok(()))
-        .unwrap();
-    let theirs: Vec<String> = lite
-        .prepare("PRAGMA module_list")
-        .unwrap()
-        .query_map([], |r| r.get(0))
-        .unwrap()
-        .map(Result::unwrap)
-        .collect();
-    for m in want {
-        assert!(theirs.iter().any(|t| t == m), "SQLite lists no {m}: {theirs:?}");
+    for sql in [
+        "SELECT count(*) FROM json_each('[1]'), json_tree('1')",
+        "SELECT count(*) FROM jsonb_each('[1]'), jsonb_tree('1')",
+    ] {
+        assert!(matches!(run_sqlite(&lite, sql), Got::Rows(_)), "{sql}");
+    }
+    let Got::Rows(theirs) = run_sqlite(&lite, "PRAGMA module_list") else { panic!() };
+    for m in &want {
+        assert!(theirs.contains(m), "SQLite lists no {m}: {theirs:?}");
     }
 }
