@@ -410,10 +410,6 @@ impl RowStore for BtreeStore {
         }))
     }
 
-    fn get(&self, table: &TableDef, rowid: i64) -> Result<Option<Row>> {
-        self.get_columns(table, rowid, None)
-    }
-
     fn get_columns(
         &self,
         table: &TableDef,

@@ -154,10 +154,6 @@ impl RowStore for Interrupted<'_> {
         let inner = self.inner.scan_index(index, range, reverse)?;
         Ok(Box::new(IndexGuard { inner, interrupt: self.interrupt.clone() }))
     }
-    fn get(&self, table: &TableDef, rowid: i64) -> Result<Option<Row>> {
-        self.interrupt.check()?;
-        self.inner.get(table, rowid)
-    }
     fn get_columns(
         &self,
         table: &TableDef,

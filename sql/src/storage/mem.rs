@@ -353,7 +353,13 @@ impl RowStore for MemTxn {
         }))
     }
 
-    fn get(&self, table: &TableDef, rowid: i64) -> Result<Option<Row>> {
+    /// Rows are kept decoded: every column comes back whatever `cols` says.
+    fn get_columns(
+        &self,
+        table: &TableDef,
+        rowid: i64,
+        _cols: Option<&ColumnSet>,
+    ) -> Result<Option<Row>> {
         let data = self.store.data.lock();
         match data.trees.get(&table.root) {
             Some(Tree::Table(t)) => Ok(t.get(&rowid).cloned()),

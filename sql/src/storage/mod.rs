@@ -171,18 +171,18 @@ pub trait RowStore {
         range: KeyRange,
         reverse: bool,
     ) -> Result<Box<dyn IndexCursor>>;
-    fn get(&self, table: &TableDef, rowid: i64) -> Result<Option<Row>>;
-    /// [`RowStore::get`] decoding only `cols` (`None`: all), as
+    /// Row `rowid`, decoding only `cols` (`None`: all), as
     /// [`RowStore::scan_columns`] does: the other columns may be NULL or
-    /// missing at the end.
+    /// missing at the end. A store may decode more.
     fn get_columns(
         &self,
         table: &TableDef,
         rowid: i64,
         cols: Option<&ColumnSet>,
-    ) -> Result<Option<Row>> {
-        let _ = cols;
-        self.get(table, rowid)
+    ) -> Result<Option<Row>>;
+    /// Row `rowid`, every column.
+    fn get(&self, table: &TableDef, rowid: i64) -> Result<Option<Row>> {
+        self.get_columns(table, rowid, None)
     }
     fn insert(&self, table: &TableDef, rowid: i64, row: &[Value]) -> Result<()>;
     /// Inserts row `rowid` unless one exists (then nothing changes and the
