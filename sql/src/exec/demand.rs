@@ -10,8 +10,7 @@
 //! consumer reads may be left NULL. A node whose row flow is not modelled
 //! here (windows, set operations, recursive CTEs, table-valued functions,
 //! a join's side that is not a table scan) demands every column of its
-//! inputs, so the analysis is exact
-//! where it prunes and harmless elsewhere.
+//! inputs, so the analysis is exact where it prunes and harmless elsewhere.
 
 use std::collections::BTreeSet;
 use std::ops::Bound;
