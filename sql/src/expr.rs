@@ -775,6 +775,23 @@ impl Expr {
         found
     }
 
+    /// True if it holds a correlated subquery.
+    pub fn has_correlated_subquery(&self) -> bool {
+        let mut found = false;
+        self.walk(&mut |e| found |= matches!(e, Expr::Sub { sub, .. } if sub.correlated));
+        found
+    }
+
+    /// The AND of `terms`, `None` for none, in the order SQLite tests the
+    /// terms of one loop (wherecode.c's last pass): as written, except that
+    /// the terms holding a correlated subquery come after all the others
+    /// (so a row another term rejects never runs one).
+    pub fn conjunction(terms: impl IntoIterator<Item = Expr>) -> Option<Expr> {
+        let (late, early): (Vec<Expr>, Vec<Expr>) =
+            terms.into_iter().partition(|t| t.has_correlated_subquery());
+        early.into_iter().chain(late).reduce(|a, c| Expr::And(Box::new(a), Box::new(c)))
+    }
+
     /// True if evaluating needs no row (literals, parameters, outer rows).
     pub fn is_row_free(&self) -> bool {
         let mut free = true;
@@ -786,15 +803,22 @@ impl Expr {
 
     /// True for a WHERE term SQLite tests once, before any row is read (its
     /// "False-WHERE-Term-Bypass"): it reads no row of this query and calls
-    /// nothing non-deterministic. Subqueries other than an uncorrelated
-    /// `[NOT] EXISTS` disqualify it (SQLite evaluates those per row, or
-    /// turns the EXISTS into a join it can run first).
+    /// nothing whose result may change within the statement (a date and
+    /// time function may: see [`crate::func::Func::is_constant_in_statement`]).
+    /// A subquery disqualifies it (SQLite's `exprIsDeterministic` fails on
+    /// any: such a term runs in the outermost loop, after its first row),
+    /// except a whole term that is an uncorrelated `EXISTS`, which SQLite's
+    /// EXISTS-to-JOIN rewrite makes a join it may run first (its cost model
+    /// decides; we take it first). `NOT EXISTS` is never rewritten.
     pub fn is_constant_term(&self) -> bool {
-        let mut ok = self.is_deterministic();
+        if let Expr::Sub { kind: SubKind::Exists, sub, negated: false, .. } = self {
+            return !sub.correlated;
+        }
+        let mut ok = true;
         self.walk(&mut |e| {
             ok &= match e {
-                Expr::Column(_) | Expr::Agg(_) | Expr::Win(_) => false,
-                Expr::Sub { kind, sub, .. } => *kind == SubKind::Exists && !sub.correlated,
+                Expr::Call { func, .. } => func.is_constant_in_statement(),
+                Expr::Sub { .. } | Expr::Column(_) | Expr::Agg(_) | Expr::Win(_) => false,
                 _ => true,
             }
         });

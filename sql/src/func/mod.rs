@@ -212,6 +212,20 @@ impl Func {
             Func::Json(_) => true,
         }
     }
+
+    /// `likely(x)`, `unlikely(x)`, `likelihood(x, p)`: `x`, with a hint.
+    pub fn is_likelihood(self) -> bool {
+        matches!(self, Func::Scalar(Scalar::Likely | Scalar::Unlikely | Scalar::Likelihood))
+    }
+
+    /// True if two calls with the same arguments in one statement give the
+    /// same result: deterministic, or a date and time function (`'now'` is
+    /// fixed for a statement). SQLite's EP_ConstFunc (SQLITE_FUNC_CONSTANT
+    /// or SQLITE_FUNC_SLOCHNG), which lets a WHERE term calling one be
+    /// tested once before the loops.
+    pub fn is_constant_in_statement(self) -> bool {
+        self.is_deterministic() || matches!(self, Func::DateTime(_))
+    }
 }
 
 /// Functions that evaluate their arguments one at a time.

@@ -146,6 +146,13 @@ pub struct Binder<'a> {
     /// allows none there is not an error in SQLite, whose code for EXISTS
     /// never computes the select list.
     pub unevaluated: Vec<usize>,
+    /// Set while binding an `EXISTS`, taken by the query planned next
+    /// (its body): see `select::plan_query_here`.
+    pub exists_body: bool,
+    /// Set just before planning a SELECT that is an EXISTS body (or a part
+    /// of one run on its own), taken by `select::plan_select`: its select
+    /// list, DISTINCT and ORDER BY are bound but never evaluated.
+    pub drop_select_list: bool,
     /// Where window function calls go while binding a SELECT's
     /// projection and ORDER BY; `None` where they are not allowed.
     pub wins: Option<Vec<super::window::BoundWin>>,
@@ -312,6 +319,8 @@ impl<'a> Binder<'a> {
             in_window: 0,
             exists_levels: Vec::new(),
             unevaluated: Vec::new(),
+            exists_body: false,
+            drop_select_list: false,
             wins: None,
             windows: Arc::default(),
             next_sub: 0,
@@ -853,7 +862,9 @@ impl<'a> Binder<'a> {
             }
             A::Exists { subquery, negated } => {
                 self.exists_levels.push(self.scopes.len());
+                self.exists_body = true;
                 let sub = self.bind_subquery(subquery);
+                self.exists_body = false;
                 self.exists_levels.pop();
                 let (sub, ..) = sub?;
                 Expr::Sub {

@@ -405,7 +405,7 @@ pub(super) fn build_from(
         .collect();
     if rels.is_empty() {
         let mut node = Node::Values { rows: vec![Vec::new()], width: 0 };
-        if let Some(p) = where_c.into_iter().reduce(|a, c| Expr::And(Box::new(a), Box::new(c))) {
+        if let Some(p) = Expr::conjunction(where_c) {
             node = Node::Filter { input: Box::new(node), pred: p };
         }
         return Ok((node, false));
@@ -483,7 +483,7 @@ pub(super) fn build_from(
     let mut est: Vec<f64> = Vec::new();
     let rels_len = rels.len();
     for (i, r) in rels.iter_mut().enumerate() {
-        let filter = locals[i].iter().cloned().reduce(|a, c| Expr::And(Box::new(a), Box::new(c)));
+        let filter = Expr::conjunction(locals[i].iter().cloned());
         let (node, e) = match std::mem::replace(
             &mut r.source,
             Source::Node(Box::new(Node::Values { rows: vec![], width: 0 })),
@@ -584,7 +584,7 @@ pub(super) fn build_from(
     let first = order[0];
     let mut joined: BTreeSet<usize> = BTreeSet::from([first]);
     let mut input = scans[first].take().expect("each rel once");
-    let mut guard = guard.into_iter().reduce(|a, c| Expr::And(Box::new(a), Box::new(c)));
+    let mut guard = Expr::conjunction(guard);
     // Under a RIGHT/FULL join an empty first relation still lets rows out:
     // the guard then goes above the joins (still tested before any row).
     if last_right.is_none()
@@ -594,6 +594,28 @@ pub(super) fn build_from(
     }
     let mut node = Node::Widen { input: Box::new(input), offset: rels[first].offset, width };
     for &r in &order[1..] {
+        // Terms the rows joined so far answer filter them before this step
+        // (SQLite tests each term in the outermost loop that has all it
+        // reads): neither a left row they reject nor a right side never
+        // reached is read, so an error only such a row or call would
+        // raise is none; a LEFT join's left rows too.
+        let ready: Vec<Expr> = conjs
+            .iter_mut()
+            .filter(|c| {
+                !c.done
+                    && !c.rels.is_empty()
+                    && c.rels.is_subset(&joined)
+                    && c.rels.is_disjoint(&left_right)
+                    && last_right.is_none_or(|p| r > p)
+            })
+            .map(|c| {
+                c.done = true;
+                c.expr.clone()
+            })
+            .collect();
+        if let Some(pred) = Expr::conjunction(ready) {
+            node = Node::Filter { input: Box::new(node), pred };
+        }
         let mut step: BTreeSet<usize> = joined.clone();
         step.insert(r);
         // The step's own ON terms (an inner join's are among the WHERE
@@ -620,7 +642,7 @@ pub(super) fn build_from(
             laterals[r] = None;
         }
         if let Some((func, args, filter, once)) = laterals[r].take() {
-            let on = candidates.into_iter().reduce(|a, c| Expr::And(Box::new(a), Box::new(c)));
+            let on = Expr::conjunction(candidates);
             node = Node::Lateral {
                 input: Box::new(node),
                 func,
@@ -643,12 +665,9 @@ pub(super) fn build_from(
         {
             // Index nested loop: the equality became the right scan's
             // lookup (and filter); the other terms test each pair.
-            let on = candidates
-                .into_iter()
-                .enumerate()
-                .filter(|(i, _)| *i != used)
-                .map(|(_, c)| c)
-                .reduce(|a, c| Expr::And(Box::new(a), Box::new(c)));
+            let on = Expr::conjunction(
+                candidates.into_iter().enumerate().filter(|(i, _)| *i != used).map(|(_, c)| c),
+            );
             let table = table.clone();
             let access = match &needs[r] {
                 Some(n) => cover(&table, access, n),
@@ -672,7 +691,7 @@ pub(super) fn build_from(
                 None => rest.push(c),
             }
         }
-        let on = rest.into_iter().reduce(|a, c| Expr::And(Box::new(a), Box::new(c)));
+        let on = Expr::conjunction(rest);
         node = Node::Join {
             left: Box::new(node),
             right: Box::new(right),
@@ -687,7 +706,7 @@ pub(super) fn build_from(
     // Whatever is left (subqueries, constants, conditions on the right
     // side of LEFT joins, single-relation queries) filters at the top.
     let rest: Vec<Expr> = conjs.into_iter().filter(|c| !c.done).map(|c| c.expr).collect();
-    if let Some(p) = rest.into_iter().reduce(|a, c| Expr::And(Box::new(a), Box::new(c))) {
+    if let Some(p) = Expr::conjunction(rest) {
         // Single-table conditions already ran in the scan; re-running them
         // is harmless and keeps this simple.
         node = Node::Filter { input: Box::new(node), pred: p };
@@ -696,6 +715,56 @@ pub(super) fn build_from(
         node = Node::Guard { input: Box::new(node), pred };
     }
     Ok((node, ordered))
+}
+
+/// True if the WHERE term `e` can be true only when relation `i` is not the
+/// NULL row of an outer join: SQLite's `sqlite3ExprImpliesNonNullRow`
+/// (false negatives only cost an optimization; a false positive would be
+/// a wrong answer, so every construct that can be true over NULLs — IS,
+/// IS NULL, CASE, function calls, LIKE, subqueries — proves nothing).
+pub(super) fn implies_non_null_row(e: &Expr, rels: &[Rel], i: usize) -> bool {
+    let mut e = e;
+    loop {
+        e = match e {
+            Expr::Collate(x, _) => x,
+            Expr::Call { func, args, .. } if func.is_likelihood() && !args.is_empty() => &args[0],
+            _ => break,
+        };
+    }
+    match e {
+        Expr::IsNull(x, true) => rel_column_walk(x, rels, i),
+        Expr::And(a, b) => implies_non_null_row(a, rels, i) || implies_non_null_row(b, rels, i),
+        _ => rel_column_walk(e, rels, i),
+    }
+}
+
+/// `impliesNotNullRow`'s walk: true if `e` is NULL whenever relation `i`'s
+/// row is all NULLs (a strict operator over one of its columns).
+fn rel_column_walk(e: &Expr, rels: &[Rel], i: usize) -> bool {
+    let rel_of = |c: usize| rels.iter().position(|r| (r.offset..r.offset + r.width()).contains(&c));
+    let walk = |x: &Expr| rel_column_walk(x, rels, i);
+    match e {
+        Expr::Column(c) => rel_of(*c) == Some(i),
+        Expr::And(a, b) | Expr::Or(a, b) => walk(a) && walk(b),
+        Expr::InList { expr, list, .. } => !list.is_empty() && walk(expr),
+        Expr::Cmp { l, r, .. } => {
+            // A virtual table may take `x = NULL` as a constraint.
+            let vtab = |x: &Expr| {
+                matches!(x, Expr::Column(c)
+                    if rel_of(*c).is_some_and(|k| matches!(rels[k].source, Source::Func { .. })))
+            };
+            !vtab(l) && !vtab(r) && (walk(l) || walk(r))
+        }
+        Expr::Not(x)
+        | Expr::Negate(x)
+        | Expr::BitNot(x)
+        | Expr::Identity(x)
+        | Expr::Cast(x, _)
+        | Expr::Collate(x, _) => walk(x),
+        Expr::Arith(_, a, b) => walk(a) || walk(b),
+        Expr::Json { value, .. } => walk(value),
+        _ => false,
+    }
 }
 
 /// An index nested loop into table `r`: the first of `candidates` that is

@@ -36,8 +36,25 @@ pub(super) fn plan_query_here(b: &mut Binder, q: &ast::Query) -> Result<QueryPla
         None => &[],
     };
     let (limit, offset) = limit_exprs(q.limit_clause.as_ref());
+    let exists = std::mem::take(&mut b.exists_body);
     let r = match q.body.as_ref() {
-        ast::SetExpr::Select(s) => plan_select(b, s, order, limit, offset),
+        ast::SetExpr::Select(s) => {
+            b.drop_select_list = exists;
+            plan_select(b, s, order, limit, offset)
+        }
+        body if exists => {
+            // SQLite codes a UNION [ALL] in EXISTS whose LIMIT is 1 (the
+            // one EXISTS adds, or the query's own `LIMIT 1`) as its parts
+            // one after the other, each an EXISTS body itself
+            // (`unionWithLimitOne`); any other LIMIT or OFFSET makes a
+            // UNION a merge that evaluates its parts.
+            let one = offset.is_none() && limit.is_none_or(is_integer_one);
+            let plan = plan_exists_set(b, body, one)?;
+            // The ORDER BY is resolved (its errors are the statement's),
+            // then dropped, as SQLite does for an EXISTS.
+            compound_order_keys(&plan.columns, &plan.collations, order)?;
+            finish_compound(b, plan, &[], limit, offset)
+        }
         body => {
             let plan = plan_set_expr(b, body)?;
             finish_compound(b, plan, order, limit, offset)
@@ -87,32 +104,71 @@ pub(super) fn plan_set_expr(b: &mut Binder, body: &ast::SetExpr) -> Result<Query
         ast::SetExpr::SetOperation { left, op, set_quantifier, right } => {
             let l = plan_set_expr(b, left)?;
             let r = plan_set_expr(b, right)?;
-            if l.columns.len() != r.columns.len() {
-                return Err(Error::InvalidInput(format!(
-                    "SELECTs to the left and right of {op} do not have the same number of result columns"
-                )));
-            }
             let all = matches!(set_quantifier, ast::SetQuantifier::All);
-            let op = match op {
+            let kind = match op {
                 ast::SetOperator::Union if all => SetOp::UnionAll,
                 ast::SetOperator::Union => SetOp::Union,
                 ast::SetOperator::Except | ast::SetOperator::Minus => SetOp::Except,
                 ast::SetOperator::Intersect => SetOp::Intersect,
             };
-            // Each column compares under the left-most part's collation,
-            // else the next part's (SQLite's multiSelectCollSeq).
-            let collations: Vec<Option<Collation>> =
-                l.collations.iter().zip(&r.collations).map(|(a, b)| a.or(*b)).collect();
-            let colls = collations.iter().map(|c| c.unwrap_or(Collation::Binary)).collect();
-            Ok(QueryPlan {
-                node: Node::SetOp { op, left: Box::new(l.node), right: Box::new(r.node), colls },
-                columns: l.columns,
-                affinities: l.affinities,
-                collations,
-            })
+            compound(l, kind, r, op)
         }
         other => Err(Error::Unsupported(format!("query body {other}"))),
     }
+}
+
+/// Two planned parts of a compound select joined by `kind` (`op` as
+/// written, for the error).
+fn compound(l: QueryPlan, kind: SetOp, r: QueryPlan, op: &ast::SetOperator) -> Result<QueryPlan> {
+    if l.columns.len() != r.columns.len() {
+        return Err(Error::InvalidInput(format!(
+            "SELECTs to the left and right of {op} do not have the same number of result columns"
+        )));
+    }
+    // Each column compares under the left-most part's collation, else the
+    // next part's (SQLite's multiSelectCollSeq).
+    let collations: Vec<Option<Collation>> =
+        l.collations.iter().zip(&r.collations).map(|(a, b)| a.or(*b)).collect();
+    let colls = collations.iter().map(|c| c.unwrap_or(Collation::Binary)).collect();
+    Ok(QueryPlan {
+        node: Node::SetOp { op: kind, left: Box::new(l.node), right: Box::new(r.node), colls },
+        columns: l.columns,
+        affinities: l.affinities,
+        collations,
+    })
+}
+
+/// The body of an EXISTS that is a compound select (see
+/// [`plan_query_here`]): a UNION ALL, or a UNION when `one` (its LIMIT is
+/// 1), runs its parts one after the other (a UNION ALL: which rows exist
+/// does not depend on duplicates), each part that is a SELECT an EXISTS
+/// body whose select list, DISTINCT and ORDER BY are never evaluated; an
+/// EXCEPT or INTERSECT, or a UNION under another LIMIT, is planned as
+/// anywhere else.
+fn plan_exists_set(b: &mut Binder, body: &ast::SetExpr, one: bool) -> Result<QueryPlan> {
+    match body {
+        ast::SetExpr::SetOperation {
+            left,
+            op: op @ ast::SetOperator::Union,
+            set_quantifier,
+            right,
+        } if one || matches!(set_quantifier, ast::SetQuantifier::All) => {
+            let l = plan_exists_set(b, left, one)?;
+            let r = plan_exists_set(b, right, one)?;
+            compound(l, SetOp::UnionAll, r, op)
+        }
+        ast::SetExpr::Select(s) => {
+            b.drop_select_list = true;
+            plan_select(b, s, &[], None, None)
+        }
+        other => plan_set_expr(b, other),
+    }
+}
+
+/// Whether a LIMIT is the integer literal 1 (SQLite's EP_IntValue test in
+/// `unionWithLimitOne`: `LIMIT 1.0` or `LIMIT 0+1` is not).
+fn is_integer_one(e: &ast::Expr) -> bool {
+    matches!(e, ast::Expr::Value(v) if matches!(&v.value, ast::Value::Number(s, _) if s == "1"))
 }
 
 pub(super) fn plan_values(b: &mut Binder, v: &ast::Values) -> Result<QueryPlan> {
@@ -287,13 +343,14 @@ pub(super) fn plan_select(
     limit: Option<&ast::Expr>,
     offset: Option<&ast::Expr>,
 ) -> Result<QueryPlan> {
+    let drop_list = std::mem::take(&mut b.drop_select_list);
     let rels = from_rels(b, &s.from)?;
     b.push_scope(scope_of(&rels));
     let saved_aggs = b.aggs.take();
     let saved_wins = b.wins.take();
     let saved_windows =
         std::mem::replace(&mut b.windows, std::sync::Arc::new(s.named_window.clone()));
-    let r = plan_select_in_scope(b, s, rels, order, limit, offset);
+    let r = plan_select_in_scope(b, s, rels, order, limit, offset, drop_list);
     b.aggs = saved_aggs;
     b.wins = saved_wins;
     b.windows = saved_windows;
@@ -308,6 +365,7 @@ pub(super) fn plan_select_in_scope(
     order: &[ast::OrderByExpr],
     limit: Option<&ast::Expr>,
     offset: Option<&ast::Expr>,
+    drop_list: bool,
 ) -> Result<QueryPlan> {
     let width = b.scope_width();
     bind_func_args(b, &mut rels)?;
@@ -370,13 +428,37 @@ pub(super) fn plan_select_in_scope(
                 coll: Collation::Binary,
             });
         }
-        // An inner join's ON is a WHERE term, unless a RIGHT/FULL join
-        // comes later: that one's unmatched rows depend on which rows the
-        // inner join made, so the ON must stay at its join.
-        if rels[i].kind != JoinKind::Inner || rels[i + 1..].iter().any(|r| r.kind.keeps_right()) {
-            on_c[i] = cs;
-        } else {
-            where_c.extend(cs);
+        on_c[i] = cs;
+    }
+    // An inner join's ON is a WHERE term, unless a RIGHT/FULL join comes
+    // later: that one's unmatched rows depend on which rows the inner join
+    // made, so the ON must stay at its join.
+    let on_is_where = |rels: &[Rel], i: usize| {
+        rels[i].kind == JoinKind::Inner && !rels[i + 1..].iter().any(|r| r.kind.keeps_right())
+    };
+    // OUTER JOIN strength reduction (SQLite's tag-select-0220), LEFT
+    // joins only and only without a RIGHT/FULL join in the FROM: a LEFT
+    // join whose right side the WHERE terms (inner joins' ON terms and
+    // those of LEFT joins reduced before it included) cannot see as the
+    // NULL row is an inner join — it may be reordered and its terms
+    // placed as any inner join's, as SQLite does.
+    if !rels.iter().any(|r| r.kind.keeps_right()) {
+        for i in 0..rels.len() {
+            if rels[i].kind != JoinKind::Left {
+                continue;
+            }
+            let reduce = where_c
+                .iter()
+                .chain((0..rels.len()).filter(|&k| on_is_where(&rels, k)).flat_map(|k| &on_c[k]))
+                .any(|t| implies_non_null_row(t, &rels, i));
+            if reduce {
+                rels[i].kind = JoinKind::Inner;
+            }
+        }
+    }
+    for (i, cs) in on_c.iter_mut().enumerate() {
+        if on_is_where(&rels, i) {
+            where_c.append(cs);
         }
     }
 
@@ -470,6 +552,15 @@ pub(super) fn plan_select_in_scope(
         let nulls_first = o.options.nulls_first.unwrap_or(!desc);
         sort_keys.push(SortKey { expr: Expr::Column(k), desc, coll, nulls_first });
     }
+    if drop_list {
+        // The body of an EXISTS: SQLite resolves its ORDER BY, then drops
+        // it (and DISTINCT) and never evaluates the select list
+        // (`IgnorableDistinct`, and `selectInnerLoop` codes no result
+        // column for SRT_Exists): an error only they would raise is none.
+        hidden.clear();
+        sort_keys.clear();
+        order_terms.clear();
+    }
     let aggs = b.aggs.take().unwrap_or_default();
     let wins = b.wins.take().unwrap_or_default();
     b.aliases.clear();
@@ -518,7 +609,7 @@ pub(super) fn plan_select_in_scope(
 
     // FROM + WHERE, asking the scan for the ORDER BY's order when one
     // table's rows go straight to the output.
-    let distinct = matches!(s.distinct, Some(ast::Distinct::Distinct));
+    let distinct = !drop_list && matches!(s.distinct, Some(ast::Distinct::Distinct));
     let minmax = if wins.is_empty() {
         min_max_column(b, &aggs, &group, having.is_some(), &where_c, &rels)
     } else {
@@ -532,7 +623,16 @@ pub(super) fn plan_select_in_scope(
         None
     };
     let needed = wins.is_empty().then(|| {
-        read_columns(&out, &hidden, &where_c, &on_c, &group, having.as_ref(), &aggs, &rels)
+        read_columns(
+            if drop_list { &[] } else { &out },
+            &hidden,
+            &where_c,
+            &on_c,
+            &group,
+            having.as_ref(),
+            &aggs,
+            &rels,
+        )
     });
     let (mut node, scan_ordered) =
         build_from(b, &mut rels, where_c, on_c, width, want.as_deref(), needed.as_ref())?;
@@ -545,7 +645,11 @@ pub(super) fn plan_select_in_scope(
     let ordered = scan_ordered && minmax.is_none();
     let sorted = sort_keys.is_empty() || ordered;
 
-    let mut exprs: Vec<Expr> = out.iter().map(|c| c.expr.clone()).collect();
+    let mut exprs: Vec<Expr> = if drop_list {
+        vec![Expr::Literal(Value::Null); n]
+    } else {
+        out.iter().map(|c| c.expr.clone()).collect()
+    };
     if !ordered {
         exprs.extend(hidden);
     }
