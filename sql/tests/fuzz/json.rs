@@ -56,6 +56,11 @@ const PATHS: &[&str] = &[
     "NULL",
 ];
 
+/// The documents and paths of `DOCS` and `PATHS` that make a JSON function
+/// fail.
+const MALFORMED_DOCS: &[&str] = &["'not json'", "'[1,2'", "''"];
+const MALFORMED_PATHS: &[&str] = &["'$['", "'a'"];
+
 /// Paths `->` and `->>` take besides full ones: a label or an index.
 const SHORT_PATHS: &[&str] = &["'a'", "'b'", "0", "1", "-1", "'[0]'", "'#-1'"];
 
@@ -66,17 +71,58 @@ const LABELS: &[&str] = &["'a'", "'b'", "'c'", "''", "'a b'", "'é'"];
 const EACH_COLUMNS: &[&str] = &["key", "value", "type", "atom", "id", "parent", "fullkey", "path"];
 
 impl Gen {
+    /// A literal document; a well-formed one in a predicate, a SELECT that
+    /// joins, or a FROM item (`self.json_wellformed`). There, whether a
+    /// malformed document or path is ever read depends on SQLite's plan:
+    /// the join order its cost model picks (an empty table first and the
+    /// function is never called; a table-valued function first and it
+    /// is), its EXISTS-to-JOIN rewrite, whether a bound of an index range
+    /// is evaluated before the range is found empty. That is not a rule
+    /// AsaDB can follow. The rules SQLite keeps whatever the plan are
+    /// followed and tested (`tests/join_differential.rs`: a term tested in
+    /// the outermost loop that has its columns, constant terms first, an
+    /// EXISTS body's select list never evaluated, LEFT JOIN strength
+    /// reduction), and malformed JSON stays in select lists and DML values,
+    /// evaluated once per row whatever the plan.
+    fn json_literal(&mut self) -> &'static str {
+        loop {
+            let d = *self.rng.pick(DOCS);
+            if self.json_wellformed == 0 || !MALFORMED_DOCS.contains(&d) {
+                return d;
+            }
+        }
+    }
+
+    /// A literal path: well-formed inside a join (see [`Self::json_literal`]).
+    fn json_path(&mut self) -> Sql {
+        loop {
+            let p = *self.rng.pick(PATHS);
+            if self.json_wellformed == 0 || !MALFORMED_PATHS.contains(&p) {
+                return t(p);
+            }
+        }
+    }
+
+    /// What an expression holds, as a document: inside a join, NULL unless
+    /// it is well-formed JSON (see [`Self::json_literal`]).
+    fn json_of(&mut self, e: Sql) -> Sql {
+        if self.json_wellformed == 0 {
+            return e;
+        }
+        cat(vec![t("CASE WHEN json_valid("), e.clone(), t(") THEN "), e, t(" END")])
+    }
+
     /// A JSON document: mostly a literal one, sometimes built, sometimes
     /// whatever a column or expression holds.
     fn json_doc(&mut self, depth: usize, scope: &Scope, outer: &Scope) -> Sql {
-        let lit = t(*self.rng.pick(DOCS));
+        let lit = t(self.json_literal());
         let r = self.rng.below(100);
         let full = match r {
             0..=59 => return lit,
             60..=69 if depth > 0 => self.json_build(depth - 1, scope, outer),
             70..=79 if depth > 0 => {
                 let d = self.json_doc(depth - 1, scope, outer);
-                let p = t(*self.rng.pick(PATHS));
+                let p = self.json_path();
                 let v = self.expr(depth - 1, scope, outer);
                 let f = *self.rng.pick(&["json_set", "json_insert", "json_replace"]);
                 cat(vec![t(format!("{f}(")), d, t(", "), p, t(", "), v, t(")")])
@@ -85,7 +131,10 @@ impl Gen {
                 let d = self.json_doc(depth - 1, scope, outer);
                 cat(vec![t("json("), d, t(")")])
             }
-            _ => self.expr(depth.min(1), scope, outer),
+            _ => {
+                let e = self.expr(depth.min(1), scope, outer);
+                self.json_of(e)
+            }
         };
         alt(full, vec![lit])
     }
@@ -114,7 +163,7 @@ impl Gen {
         if depth > 0 && self.rng.pct(30) {
             self.json_build(depth - 1, scope, outer)
         } else if self.rng.pct(15) {
-            let d = t(*self.rng.pick(DOCS));
+            let d = t(self.json_literal());
             cat(vec![t("json("), d, t(")")])
         } else {
             self.expr(depth, scope, outer)
@@ -125,7 +174,7 @@ impl Gen {
     pub fn json_expr(&mut self, depth: usize, scope: &Scope, outer: &Scope) -> Sql {
         let d = depth.saturating_sub(1);
         let doc = self.json_doc(depth, scope, outer);
-        let path = t(*self.rng.pick(PATHS));
+        let path = self.json_path();
         let full = match self.rng.below(16) {
             0 => cat(vec![t("json_extract("), doc.clone(), t(", "), path, t(")")]),
             1 | 2 => {
@@ -183,13 +232,21 @@ impl Gen {
     /// A FROM item over json_each/json_tree reading the scope (correlated)
     /// or a literal document; its columns as `alias.col`.
     pub fn json_from_item(&mut self, alias: &str, scope: &Scope) -> (Sql, Vec<String>) {
+        self.json_wellformed += 1;
+        let item = self.json_from_item_wellformed(alias, scope);
+        self.json_wellformed -= 1;
+        item
+    }
+
+    fn json_from_item_wellformed(&mut self, alias: &str, scope: &Scope) -> (Sql, Vec<String>) {
         let f = *self.rng.pick(&["json_each", "json_tree"]);
         let doc = if !scope.is_empty() && self.rng.pct(40) {
-            t(self.rng.pick(scope).clone())
+            let c = t(self.rng.pick(scope).clone());
+            self.json_of(c)
         } else {
-            t(*self.rng.pick(DOCS))
+            t(self.json_literal())
         };
-        let root = if self.rng.pct(25) { t(format!(", {}", self.rng.pick(PATHS))) } else { t("") };
+        let root = if self.rng.pct(25) { cat(vec![t(", "), self.json_path()]) } else { t("") };
         let item = cat(vec![t(format!("{f}(")), doc, root, t(format!(") AS {alias}"))]);
         (item, EACH_COLUMNS.iter().map(|c| format!("{alias}.{c}")).collect())
     }

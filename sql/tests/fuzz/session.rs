@@ -257,6 +257,11 @@ pub struct Gen {
     indexes: Vec<String>,
     next_index: usize,
     in_txn: bool,
+    /// Above 0 while generating where the plan decides whether SQLite
+    /// evaluates an expression — predicates (WHERE, ON, HAVING, CASE WHEN)
+    /// and SELECTs that join — so JSON there is well-formed (see
+    /// `json.rs`).
+    pub json_wellformed: usize,
 }
 
 /// A column reference in scope: its SQL text.
@@ -278,6 +283,7 @@ impl Gen {
             indexes: Vec::new(),
             next_index: 0,
             in_txn: false,
+            json_wellformed: 0,
         }
     }
 
@@ -705,10 +711,14 @@ impl Gen {
         first
     }
 
-    /// FROM items: tables (with aliases) and joins; returns the clause and
-    /// the columns in scope.
-    fn from(&mut self, depth: usize) -> (Sql, Scope) {
+    /// FROM items: tables (with aliases) and joins; returns the clause, the
+    /// columns in scope, and whether it joins (then `self.json_wellformed`
+    /// counts it until the caller's SELECT is complete).
+    fn from(&mut self, depth: usize) -> (Sql, Scope, bool) {
         let n = if depth > 0 { 1 } else { 1 + self.rng.below(3) };
+        if n > 1 {
+            self.json_wellformed += 1;
+        }
         let mut scope = Vec::new();
         let mut parts = Vec::new();
         let mut first = None;
@@ -764,15 +774,15 @@ impl Gen {
         }
         let (f0, c0) = first.expect("one table");
         if n > 1 {
-            return (alt(cat(parts), vec![f0]), scope);
+            return (alt(cat(parts), vec![f0]), scope, true);
         }
         let _ = c0;
-        (cat(parts), scope)
+        (cat(parts), scope, false)
     }
 
     /// One SELECT with `ncols` result columns.
     fn select_core(&mut self, ncols: usize, outer: &Scope, depth: usize, agg: Agg) -> Sql {
-        let (from, scope) = self.from(depth);
+        let (from, scope, joins) = self.from(depth);
         let grouped = agg == Agg::Allow && self.rng.pct(25);
         let aggregate = agg == Agg::Force || (agg == Agg::Allow && (grouped || self.rng.pct(12)));
         let mut items = Vec::new();
@@ -817,6 +827,9 @@ impl Gen {
                 let v = self.literal();
                 parts.push(alt(cat(vec![t(" HAVING "), a, t(" > "), v]), vec![t("")]));
             }
+        }
+        if joins {
+            self.json_wellformed -= 1;
         }
         cat(parts)
     }
@@ -879,6 +892,13 @@ impl Gen {
 
     /// A boolean-ish expression.
     fn pred(&mut self, depth: usize, scope: &Scope, outer: &Scope) -> Sql {
+        self.json_wellformed += 1;
+        let p = self.pred_any(depth, scope, outer);
+        self.json_wellformed -= 1;
+        p
+    }
+
+    fn pred_any(&mut self, depth: usize, scope: &Scope, outer: &Scope) -> Sql {
         let r = self.rng.below(100);
         let full = match r {
             0..=34 => {
