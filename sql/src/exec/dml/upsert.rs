@@ -270,14 +270,11 @@ fn arbiter(
     if rowid && cols.is_empty() && columns.len() == 1 {
         return Ok(Arbiter::Rowid);
     }
-    if rowid {
-        return Err(Error::InvalidInput(NO_MATCH.into()));
-    }
     let same_expr =
         |a: &ast::Expr, b: &ast::Expr| a.to_string().eq_ignore_ascii_case(&b.to_string());
     for (i, ik) in ins.indexes.iter().enumerate() {
         let ix = &ik.index;
-        if !ix.unique || ix.has_exprs() || ix.columns.len() != cols.len() {
+        if !ix.unique || ix.has_exprs() || ix.columns.len() != columns.len() {
             continue;
         }
         if let Some(p) = &ix.predicate {
@@ -288,7 +285,8 @@ fn arbiter(
         }
         // SQLite's test (sqlite3UpsertAnalyzeTarget): as many target terms
         // as key columns, each key column among the terms — so `(c0, c1)`
-        // names a unique index on `(c1, c1)`.
+        // names a unique index on `(c1, c1)`, whether `c0` is the rowid or
+        // not (a term no key column matches is not looked at).
         if ix.columns.iter().all(|c| cols.contains(c)) {
             return Ok(Arbiter::Index(i));
         }

@@ -1,0 +1,12 @@
+-- seed 1796319729999026359: OursFailed at statement 2 (memory store)
+--     sqlite: Affected(1)
+--     asadb:  Err("ON CONFLICT clause does not match any PRIMARY KEY or UNIQUE constraint")
+--   shrunk session:
+--     CREATE TABLE t0(c0 INTEGER PRIMARY KEY, c1 REAL, c2 INTEGER, c3 FLOAT COLLATE NOCASE, c4);
+--     CREATE UNIQUE INDEX i0 ON t0(c1, c1 DESC);
+--     INSERT INTO t0 VALUES (9210000000000000000, 2, 'y', '10', 9.21e18) ON CONFLICT(c0, c1) DO UPDATE SET c0 = c1;
+CREATE TABLE t0(c0 INTEGER PRIMARY KEY, c1 REAL, c2 INTEGER, c3 FLOAT COLLATE NOCASE, c4)
+----
+CREATE UNIQUE INDEX i0 ON t0(c1, c1 DESC)
+----
+INSERT INTO t0 VALUES (9210000000000000000, 2, 'y', '10', 9.21e18) ON CONFLICT(c0, c1) DO UPDATE SET c0 = c1
