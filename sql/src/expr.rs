@@ -205,6 +205,22 @@ fn tri(b: Option<bool>) -> Value {
     b.map_or(Value::Null, boolv)
 }
 
+/// An operand of a comparison under `aff`: a column or literal that the
+/// affinity leaves as it is is read in place (no copy of its text per
+/// row), anything else evaluated and converted.
+fn operand<'r>(
+    e: &'r Expr,
+    row: &'r [Value],
+    cx: &Context,
+    aff: Option<Affinity>,
+) -> Result<Cow<'r, Value>> {
+    Ok(match (e.eval_ref(row, cx)?, aff) {
+        (Cow::Borrowed(v), Some(a)) if !a.keeps(v) => Cow::Owned(a.apply(v.clone())),
+        (Cow::Borrowed(v), _) => Cow::Borrowed(v),
+        (Cow::Owned(v), aff) => Cow::Owned(conv(v, aff)),
+    })
+}
+
 fn conv(v: Value, aff: Option<Affinity>) -> Value {
     match aff {
         Some(a) => a.apply(v),
@@ -255,14 +271,14 @@ impl Expr {
                 }
             }
             Expr::Cmp { op, l, r, aff, coll } => {
-                let a = conv(l.eval(row, cx)?, *aff);
-                let b = conv(r.eval(row, cx)?, *aff);
+                let a = operand(l, row, cx, *aff)?;
+                let b = operand(r, row, cx, *aff)?;
                 tri(vals::sql_compare(&a, &b, *coll).map(|o| op.test(o)))
             }
             Expr::Is { l, r, negated, aff, coll } => {
-                let a = conv(l.eval(row, cx)?, *aff);
-                let b = conv(r.eval(row, cx)?, *aff);
-                let eq = match (&a, &b) {
+                let a = operand(l, row, cx, *aff)?;
+                let b = operand(r, row, cx, *aff)?;
+                let eq = match (&*a, &*b) {
                     (Value::Null, Value::Null) => true,
                     (Value::Null, _) | (_, Value::Null) => false,
                     _ => vals::compare_collated(&a, &b, *coll) == Ordering::Equal,

@@ -377,6 +377,18 @@ impl Affinity {
     /// REALs into INTEGER; REAL does the same conversions but yields REAL;
     /// TEXT renders numbers as text; BLOB changes nothing. Values that do not
     /// convert (`'abc'` in an INTEGER column) are kept as they are.
+    /// True if [`Self::apply`] returns `v` unchanged (so a comparison may
+    /// read it in place instead of converting a copy).
+    pub fn keeps(self, v: &Value) -> bool {
+        matches!(
+            (self, v),
+            (_, Value::Null | Value::Blob(_))
+                | (Affinity::Blob, _)
+                | (Affinity::Text, Value::Text(_))
+                | (Affinity::Integer | Affinity::Numeric, Value::Integer(_))
+        )
+    }
+
     pub fn apply(self, v: Value) -> Value {
         match self {
             Affinity::Blob => v,
@@ -611,6 +623,40 @@ mod tests {
 
     fn t(s: &str) -> Value {
         Value::Text(s.into())
+    }
+
+    /// `keeps` may only say yes where `apply` is the identity: comparisons
+    /// read such values in place instead of converting a copy.
+    #[test]
+    fn keeps_only_where_apply_changes_nothing() {
+        let values = [
+            Value::Null,
+            Value::Integer(0),
+            Value::Integer(i64::MAX),
+            Value::Real(-0.0),
+            Value::Real(3.0),
+            Value::Real(2.5),
+            t("12"),
+            t(" 1.5 "),
+            t("abc"),
+            Value::Blob(b"12".to_vec()),
+        ];
+        let affs =
+            [Affinity::Integer, Affinity::Real, Affinity::Numeric, Affinity::Text, Affinity::Blob];
+        let mut kept = 0;
+        for a in affs {
+            for v in &values {
+                if a.keeps(v) {
+                    kept += 1;
+                    let after = a.apply(v.clone());
+                    assert!(
+                        format!("{after:?}") == format!("{v:?}"),
+                        "{a:?} changes {v:?} to {after:?}"
+                    );
+                }
+            }
+        }
+        assert!(kept > values.len(), "keeps says yes somewhere beyond NULL");
     }
 
     #[test]
