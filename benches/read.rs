@@ -314,7 +314,7 @@ fn sqlite_value(v: rusqlite::types::ValueRef<'_>) -> Value {
         ValueRef::Null => Value::Null,
         ValueRef::Integer(i) => Value::Integer(i),
         ValueRef::Real(r) => Value::Real(r),
-        ValueRef::Text(t) => Value::Text(String::from_utf8_lossy(t).into_owned()),
+        ValueRef::Text(t) => Value::Text(String::from_utf8_lossy(t).into_owned().into()),
         ValueRef::Blob(b) => Value::Blob(b.to_vec()),
     }
 }
@@ -398,7 +398,7 @@ fn sqlite_param(v: &Value) -> rusqlite::types::Value {
         Value::Null => rusqlite::types::Value::Null,
         Value::Integer(i) => rusqlite::types::Value::Integer(*i),
         Value::Real(r) => rusqlite::types::Value::Real(*r),
-        Value::Text(t) => rusqlite::types::Value::Text(t.clone()),
+        Value::Text(t) => rusqlite::types::Value::Text(t.to_str_lossy().into_owned()),
         Value::Blob(b) => rusqlite::types::Value::Blob(b.clone()),
     }
 }
@@ -502,7 +502,7 @@ fn steps(n: u64, keys: u64) -> Vec<Vec<Step>> {
     // Random keys, the same for both engines.
     let ids: Vec<u64> = (0..keys).map(|i| 1 + mix(i ^ 0xABCD) % n).collect();
     let rowid_keys = ids.iter().map(|&i| Value::Integer(i as i64)).collect();
-    let email_keys = ids.iter().map(|&i| Value::Text(stress_row(i).email)).collect();
+    let email_keys = ids.iter().map(|&i| Value::Text((stress_row(i).email).into())).collect();
     vec![
         vec![
             query("count(*)", "SELECT count(*) FROM stress"),

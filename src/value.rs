@@ -5,7 +5,10 @@
 //! Conversions out of a row are strict, as in rusqlite: an INTEGER reads as
 //! `i64` (and as `f64`), a REAL as `f64` only, TEXT as `String`, BLOB (or
 //! TEXT) as `Vec<u8>`; NULL reads only as `Option<T>` or [`Value`]. A
-//! mismatch is an [`Error::Conversion`], never a silent coercion.
+//! mismatch is an [`Error::Conversion`], never a silent coercion. TEXT is
+//! bytes, as in SQLite ([`asadb_sql::value::Text`]): text whose bytes are
+//! not UTF-8 (made by `CAST(x'ff' AS TEXT)`) reads as `Vec<u8>` or
+//! [`Value`], and as `String` is a conversion error, as rusqlite's.
 
 use std::sync::Arc;
 
@@ -55,17 +58,17 @@ impl IntoValue for f32 {
 }
 impl IntoValue for &str {
     fn into_value(self) -> Value {
-        Value::Text(self.to_owned())
+        Value::Text(self.to_owned().into())
     }
 }
 impl IntoValue for String {
     fn into_value(self) -> Value {
-        Value::Text(self)
+        Value::Text(self.into())
     }
 }
 impl IntoValue for &String {
     fn into_value(self) -> Value {
-        Value::Text(self.clone())
+        Value::Text(self.clone().into())
     }
 }
 impl IntoValue for Vec<u8> {
@@ -237,7 +240,14 @@ impl FromValue for bool {
 impl FromValue for String {
     fn from_value(value: &Value, column: usize) -> Result<Self> {
         match value {
-            Value::Text(s) => Ok(s.clone()),
+            Value::Text(s) => match s.to_str() {
+                Some(s) => Ok(s.to_owned()),
+                None => Err(Error::Conversion {
+                    column,
+                    expected: "String",
+                    found: "text that is not valid UTF-8",
+                }),
+            },
             _ => mismatch(value, column, "String"),
         }
     }

@@ -221,7 +221,10 @@ fn read(engine: &Engine) -> Model {
     for r in s.query("SELECT id, v, n FROM t ORDER BY id", &Params::None).unwrap() {
         match r.unwrap().as_slice() {
             [Value::Integer(id), Value::Text(v), Value::Integer(n)] => {
-                assert!(rows.insert(*id, (v.clone(), *n)).is_none(), "id {id} twice");
+                assert!(
+                    rows.insert(*id, (v.to_str_lossy().into_owned(), *n)).is_none(),
+                    "id {id} twice"
+                );
             }
             other => panic!("unexpected row {other:?}"),
         }

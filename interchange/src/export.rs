@@ -111,7 +111,8 @@ impl<W: Write> Exporter<W> {
             rows: 0,
         };
         if let Some(d) = e.delimiter() {
-            let names: Vec<Value> = e.columns.iter().map(|c| Value::Text(c.clone())).collect();
+            let names: Vec<Value> =
+                e.columns.iter().map(|c| Value::Text(c.clone().into())).collect();
             e.line.clear();
             delimited(&names, d, &mut e.line);
             e.out.write_all(e.line.as_bytes())?;
@@ -191,7 +192,8 @@ pub fn delimited(row: &[Value], d: char, out: &mut String) {
             Value::Null => {}
             Value::Integer(n) => out.push_str(&n.to_string()),
             Value::Real(_) => out.push_str(&quote(v)),
-            Value::Text(s) => field(s, d, row.len() == 1, out),
+            // CSV is text: bytes that are not UTF-8 are written as U+FFFD.
+            Value::Text(s) => field(&s.to_str_lossy(), d, row.len() == 1, out),
             Value::Blob(b) => {
                 out.push_str("\\x");
                 for x in b {
@@ -233,7 +235,13 @@ fn field(s: &str, d: char, one_column: bool, out: &mut String) {
 /// reader drops a CR at a line's end. The marker is one the text does
 /// not contain (`\n`, else `\012`, else `\n_1` …).
 pub fn script_literal(v: &Value) -> String {
-    let Value::Text(s) = v else { return quote(v) };
+    // Text that is not UTF-8 is quote()'s `CAST(X'…' AS TEXT)`.
+    let Some(s) = (match v {
+        Value::Text(t) => t.to_str(),
+        _ => None,
+    }) else {
+        return quote(v);
+    };
     if !s.contains(['\n', '\r']) {
         return quote(v);
     }
@@ -248,7 +256,7 @@ pub fn script_literal(v: &Value) -> String {
     };
     let (nl, cr) = (marker("\\n", "\\012"), marker("\\r", "\\015"));
     let mut body = s.replace('\r', &cr).replace('\n', &nl);
-    body = quote(&Value::Text(body));
+    body = quote(&Value::Text(body.into()));
     if s.contains('\r') {
         body = format!("replace({body},'{cr}',char(13))");
     }
@@ -265,7 +273,9 @@ pub fn value_json(v: &Value, out: &mut String) {
         Value::Integer(i) => out.push_str(&i.to_string()),
         Value::Real(f) if f.is_finite() => out.push_str(&format!("{f:?}")),
         Value::Real(_) => out.push_str("null"),
-        Value::Text(s) => out.push_str(&serde_json::to_string(s).unwrap_or_else(|_| "null".into())),
+        // JSON is UTF-8: bytes that are not are sent as U+FFFD.
+        Value::Text(s) => out
+            .push_str(&serde_json::to_string(&*s.to_str_lossy()).unwrap_or_else(|_| "null".into())),
         Value::Blob(b) => {
             out.push_str("{\"hex\":\"");
             for x in b {
@@ -403,7 +413,7 @@ mod tests {
     #[test]
     fn encodings() {
         let rows = vec![
-            vec![Value::Null, Value::Text(String::new())],
+            vec![Value::Null, Value::Text(String::new().into())],
             vec![Value::Integer(-7), Value::Text("x,\"y\"\nz".into())],
             vec![Value::Real(0.1), Value::Real(1e20)],
             vec![Value::Blob(vec![0, 255]), Value::Text(" pad".into())],

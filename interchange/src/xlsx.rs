@@ -290,7 +290,7 @@ impl Sheets {
                 .iter()
                 .take(width)
                 .map(|v| match v {
-                    Value::Text(s) => s.trim().to_string(),
+                    Value::Text(s) => s.to_str_lossy().trim().to_string(),
                     _ => String::new(),
                 })
                 .collect()
@@ -562,12 +562,12 @@ fn cell_value(v: &DataRef<'_>, format: Option<&str>) -> Value {
                 Value::Real(*f)
             }
         }
-        DataRef::String(s) => Value::Text(s.clone()),
-        DataRef::SharedString(s) => Value::Text((*s).to_string()),
+        DataRef::String(s) => Value::Text(s.clone().into()),
+        DataRef::SharedString(s) => Value::Text(((*s).to_string()).into()),
         DataRef::Bool(b) => Value::Integer(i64::from(*b)),
-        DataRef::DateTime(d) => Value::Text(datetime_text(d, format)),
-        DataRef::DateTimeIso(s) | DataRef::DurationIso(s) => Value::Text(s.clone()),
-        DataRef::Error(e) => Value::Text(e.to_string()),
+        DataRef::DateTime(d) => Value::Text(datetime_text(d, format).into()),
+        DataRef::DateTimeIso(s) | DataRef::DurationIso(s) => Value::Text(s.clone().into()),
+        DataRef::Error(e) => Value::Text(e.to_string().into()),
     }
 }
 

@@ -84,7 +84,12 @@ fn generate(rng: &mut Rng, d: &Dialect, huge: bool) -> (Vec<u8>, Vec<Vec<Value>>
             Value::Integer((rng.next() % 1000) as i64)
         };
         let real = (rng.next() % 100_000) as f64 / 8.0 + 0.5;
-        rows.push(vec![Value::Integer(i as i64 + 1), Value::Text(text), Value::Real(real), qty]);
+        rows.push(vec![
+            Value::Integer(i as i64 + 1),
+            Value::Text(text.into()),
+            Value::Real(real),
+            qty,
+        ]);
     }
     let sep = d.delim.to_string();
     let mut s = String::new();
@@ -104,7 +109,7 @@ fn generate(rng: &mut Rng, d: &Dialect, huge: bool) -> (Vec<u8>, Vec<Vec<Value>>
                 Value::Null => String::new(),
                 Value::Integer(i) => i.to_string(),
                 Value::Real(f) => format!("{f:?}"),
-                Value::Text(t) => field(t, d),
+                Value::Text(t) => field(&t.to_str_lossy(), d),
                 Value::Blob(_) => unreachable!(),
             })
             .collect();

@@ -54,7 +54,7 @@ fn value_of(kind: usize) -> BoxedStrategy<Value> {
             1 => Just(Value::Real(f64::INFINITY)),
         ]
         .boxed(),
-        2 => prop_oneof![1 => null, 6 => text().prop_map(Value::Text)].boxed(),
+        2 => prop_oneof![1 => null, 6 => text().prop_map(|s| Value::Text(s.into()))].boxed(),
         _ => prop_oneof![1 => null, 3 => (0i64..1000).prop_map(Value::Integer)].boxed(),
     }
 }
@@ -268,7 +268,7 @@ proptest! {
         (kind, values) in (0usize..4).prop_flat_map(|k| {
             let v = if k == 2 {
                 let t = text().prop_filter("no other delimiter", |t| !t.contains([';', '|', '\t']));
-                prop_oneof![1 => Just(Value::Null), 6 => t.prop_map(Value::Text)].boxed()
+                prop_oneof![1 => Just(Value::Null), 6 => t.prop_map(|s| Value::Text(s.into()))].boxed()
             } else {
                 value_of(k)
             };

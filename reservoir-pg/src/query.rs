@@ -88,7 +88,8 @@ fn text_param(v: &Value) -> TextParam {
             Some(if *f > 0.0 { "Infinity" } else { "-Infinity" }.into())
         }
         Value::Real(f) => Some(format!("{f:?}")),
-        Value::Text(t) => Some(t.clone()),
+        // PostgreSQL's text is UTF-8: bytes that are not are sent as U+FFFD.
+        Value::Text(t) => Some(t.to_str_lossy().into_owned()),
         Value::Blob(b) => Some(format!("\\x{}", asadb_reservoir::hex(b))),
     })
 }

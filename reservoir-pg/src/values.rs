@@ -73,7 +73,7 @@ pub fn decode(ty: &Type, raw: &[u8]) -> Result<Value, BoxError> {
         return v;
     }
     match text(ty, raw)? {
-        Some(t) => Ok(Value::Text(t)),
+        Some(t) => Ok(Value::Text(t.into())),
         None => Err(Box::new(Unrenderable(ty.name().to_string()))),
     }
 }
@@ -145,7 +145,7 @@ fn text(ty: &Type, raw: &[u8]) -> Result<Option<String>, BoxError> {
                 Value::Integer(i) if *ty == Type::BOOL => (if i == 1 { "t" } else { "f" }).into(),
                 Value::Integer(i) => i.to_string(),
                 Value::Real(f) => pg_float(f),
-                Value::Text(t) => t,
+                Value::Text(t) => t.into_string_lossy(),
                 Value::Blob(b) => format!("\\x{}", asadb_reservoir::hex(&b)),
                 Value::Null => "NULL".into(),
             },
@@ -222,7 +222,7 @@ fn numeric(raw: &[u8]) -> Result<Value, BoxError> {
         s.push('.');
         s.push_str(&frac);
     }
-    Ok(Value::Text(s))
+    Ok(Value::Text(s.into()))
 }
 
 fn uuid(raw: &[u8]) -> Result<String, BoxError> {

@@ -467,7 +467,7 @@ fn json_value(raw: &RawValue) -> Result<Value> {
         J::Null => Value::Null,
         J::Bool(b) => Value::Integer(b.into()),
         J::Number(n) => Value::Real(n.as_f64().unwrap_or(f64::NAN)),
-        J::String(s) => Value::Text(s),
+        J::String(s) => Value::Text(s.into()),
         J::Object(map) if map.len() == 1 && map.get("hex").is_some_and(J::is_string) => {
             let hex = map["hex"].as_str().unwrap_or_default();
             Value::Blob(unhex(hex).ok_or_else(|| {

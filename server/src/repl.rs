@@ -679,7 +679,8 @@ fn display(v: &Value, nullvalue: &str) -> String {
     match v {
         Value::Null => nullvalue.to_string(),
         Value::Blob(b) => b.iter().map(|x| format!("{x:02x}")).collect(),
-        other => other.to_text().unwrap_or_default(),
+        // A terminal shows text: bytes that are not UTF-8 as U+FFFD.
+        other => other.text().unwrap_or_default().into_owned(),
     }
 }
 
@@ -707,7 +708,8 @@ pub fn render(
         OutMode::Csv | OutMode::Tsv => {
             let d = if mode == OutMode::Csv { ',' } else { '\t' };
             if headers {
-                let names: Vec<Value> = columns.iter().map(|c| Value::Text(c.clone())).collect();
+                let names: Vec<Value> =
+                    columns.iter().map(|c| Value::Text(c.clone().into())).collect();
                 export::delimited(&names, d, out);
             }
             for r in rows {

@@ -111,7 +111,7 @@ fn plain(v: &asadb::Value) -> String {
         Value::Null => String::new(),
         Value::Integer(i) => i.to_string(),
         Value::Real(f) => format!("{f:?}"),
-        Value::Text(s) => s.clone(),
+        Value::Text(s) => s.to_str_lossy().into_owned(),
         Value::Blob(b) => b.iter().map(|x| format!("{x:02x}")).collect(),
     }
 }

@@ -473,7 +473,7 @@ pub struct CatalogRow {
 impl CatalogRow {
     fn from_row(rowid: i64, row: &[Value]) -> Result<CatalogRow> {
         let text = |i: usize| match row.get(i) {
-            Some(Value::Text(s)) => Ok(s.clone()),
+            Some(Value::Text(s)) => Ok(s.to_str_lossy().into_owned()),
             Some(Value::Null) => Ok(String::new()),
             _ => Err(Error::Corrupt("catalog: bad row".into())),
         };
@@ -520,11 +520,11 @@ pub fn schema_rows(store: &dyn RowStore, schema: &Schema) -> Result<Vec<[Value; 
         .filter(|r| !hidden(r))
         .map(|r| {
             [
-                Value::Text(r.kind),
-                Value::Text(r.name),
-                Value::Text(r.tbl_name),
+                Value::Text(r.kind.into()),
+                Value::Text(r.name.into()),
+                Value::Text(r.tbl_name.into()),
                 Value::Integer(r.root.into()),
-                if r.sql.is_empty() { Value::Null } else { Value::Text(r.sql) },
+                if r.sql.is_empty() { Value::Null } else { Value::Text(r.sql.into()) },
             ]
         })
         .collect())
@@ -589,7 +589,7 @@ pub fn remove_entries(store: &dyn RowStore, names: &[String]) -> Result<()> {
     let mut cur = store.scan(&cat, (Bound::Unbounded, Bound::Unbounded), false)?;
     while let Some((rowid, row)) = cur.next()? {
         if let Some(Value::Text(n)) = row.get(1)
-            && names.iter().any(|x| x.eq_ignore_ascii_case(n))
+            && names.iter().any(|x| n.eq_ignore_ascii_case(x))
         {
             doomed.push(rowid);
         }
@@ -680,7 +680,7 @@ pub fn constant_default(e: &ast::Expr) -> Option<Value> {
         ast::Expr::Value(v) => match &v.value {
             ast::Value::Number(s, _) => crate::planner::bind::number_literal(s).ok(),
             ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => {
-                Some(Value::Text(s.clone()))
+                Some(Value::Text(s.clone().into()))
             }
             ast::Value::Null => Some(Value::Null),
             ast::Value::Boolean(b) => Some(Value::Integer(*b as i64)),

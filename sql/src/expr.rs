@@ -201,6 +201,14 @@ fn boolv(b: bool) -> Value {
     Value::Integer(b as i64)
 }
 
+/// A LIKE/GLOB outcome (1, 0 or NULL) under `NOT` when `negated`.
+fn negate_match(m: Value, negated: bool) -> Value {
+    match m {
+        Value::Integer(i) => boolv((i != 0) != negated),
+        other => other,
+    }
+}
+
 fn tri(b: Option<bool>) -> Value {
     b.map_or(Value::Null, boolv)
 }
@@ -244,7 +252,7 @@ impl Expr {
             Expr::BitNot(e) => vals::bit_not(&e.eval(row, cx)?),
             Expr::Not(e) => tri(vals::truthy(&e.eval(row, cx)?).map(|b| !b)),
             Expr::Raise(kind, msg) => {
-                let m = msg.eval(row, cx)?.to_text().unwrap_or_default();
+                let m = msg.eval(row, cx)?.text().unwrap_or_default().into_owned();
                 return Err(crate::Error::Raise(*kind, m));
             }
             Expr::Identity(_)
@@ -315,34 +323,15 @@ impl Expr {
                 let t = expr.eval_ref(row, cx)?;
                 let p = pattern.eval_ref(row, cx)?;
                 let esc = match escape {
-                    Some(e) => match vals::to_text(&e.eval(row, cx)?) {
-                        Some(s) => {
-                            let mut it = s.chars();
-                            match (it.next(), it.next()) {
-                                (Some(c), None) => Some(c),
-                                _ => {
-                                    return Err(Error::InvalidInput(
-                                        "ESCAPE expression must be a single character".into(),
-                                    ));
-                                }
-                            }
-                        }
-                        None => return Ok(Value::Null),
-                    },
+                    Some(e) => Some(e.eval(row, cx)?),
                     None => None,
                 };
-                match (t.text(), p.text()) {
-                    (Some(t), Some(p)) => boolv(vals::like(&p, &t, esc) != *negated),
-                    _ => Value::Null,
-                }
+                negate_match(vals::scalar::like_values(&p, &t, esc.as_ref())?, *negated)
             }
             Expr::Glob { expr, pattern, negated } => {
                 let t = expr.eval_ref(row, cx)?;
                 let p = pattern.eval_ref(row, cx)?;
-                match (t.text(), p.text()) {
-                    (Some(t), Some(p)) => boolv(vals::glob(&p, &t) != *negated),
-                    _ => Value::Null,
-                }
+                negate_match(vals::scalar::glob_values(&p, &t)?, *negated)
             }
             Expr::InList { expr, list, affs, coll, negated } => {
                 let x = expr.eval(row, cx)?;

@@ -283,7 +283,7 @@ pub fn page(data: &[u8]) {
         }
     }
     for name in &names {
-        let quoted = name.replace('"', "\"\"");
+        let quoted = name.to_str_lossy().replace('"', "\"\"");
         run_bounded(&mut session, &format!("SELECT * FROM \"{quoted}\""));
         run_bounded(&mut session, &format!("SELECT count(*) FROM \"{quoted}\""));
     }
@@ -294,7 +294,7 @@ pub fn page(data: &[u8]) {
           PRAGMA integrity_check;",
     );
     if let Some(name) = names.first() {
-        let quoted = name.replace('"', "\"\"");
+        let quoted = name.to_str_lossy().replace('"', "\"\"");
         run_bounded(&mut session, &format!("DELETE FROM \"{quoted}\""));
     }
     let _ = engine.integrity_check();

@@ -204,10 +204,7 @@ pub fn decode_key(bytes: &[u8], desc: &[bool], ncols: usize) -> Result<(Vec<Valu
                 if tag == TAG_BLOB {
                     Value::Blob(raw)
                 } else {
-                    match String::from_utf8(raw) {
-                        Ok(s) => Value::Text(s),
-                        Err(_) => return corrupt!("index key column {i} is not valid UTF-8"),
-                    }
+                    Value::Text(crate::value::Text::from_bytes(raw))
                 }
             }
             t => return corrupt!("bad tag {t:#x} in index key column {i}"),
@@ -331,7 +328,7 @@ mod tests {
                 1e300
             ])
             .prop_map(Value::Real),
-            "[a\u{0}\u{1}\u{ff}é]{0,4}".prop_map(Value::Text),
+            "[a\u{0}\u{1}\u{ff}é]{0,4}".prop_map(|s| Value::Text(s.into())),
             prop::collection::vec(prop::sample::select(vec![0u8, 1, 0xfe, 0xff]), 0..4)
                 .prop_map(Value::Blob),
         ]

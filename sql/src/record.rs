@@ -212,7 +212,7 @@ impl<'a> Record<'a> {
         };
         // `new` checked that every body lies inside `bytes`.
         let size = body_size(serial).unwrap_or(0) as usize;
-        value_of(serial, &self.bytes[off..off + size], i)
+        Ok(value_of(serial, &self.bytes[off..off + size]))
     }
 
     /// Every column. The vector has room for one more value (the rowid a
@@ -230,8 +230,8 @@ impl<'a> Record<'a> {
 /// (`body` holds exactly [`body_size`] bytes): the one decoding rule
 /// [`Record::column`] and [`decode`] share.
 #[inline]
-fn value_of(serial: u64, body: &[u8], i: usize) -> Result<Value> {
-    Ok(match serial {
+fn value_of(serial: u64, body: &[u8]) -> Value {
+    match serial {
         0 => Value::Null,
         8 => Value::Integer(0),
         9 => Value::Integer(1),
@@ -245,11 +245,9 @@ fn value_of(serial: u64, body: &[u8], i: usize) -> Result<Value> {
         }
         7 => Value::Real(f64::from_bits(u64::from_be_bytes(body.try_into().unwrap_or([0; 8])))),
         n if n % 2 == 0 => Value::Blob(body.to_vec()),
-        _ => match std::str::from_utf8(body) {
-            Ok(s) => Value::Text(s.to_owned()),
-            Err(_) => return corrupt!("record column {i} is not valid UTF-8"),
-        },
-    })
+        // TEXT's bytes as stored, UTF-8 or not (see `value::Text`).
+        _ => Value::Text(crate::value::Text::from_bytes(body.to_vec())),
+    }
 }
 
 /// The columns of a record a reader needs decoded (SQLite decodes a row
@@ -331,7 +329,7 @@ pub fn decode(bytes: &[u8], cols: Option<&ColumnSet>, room: usize) -> Result<Vec
         }
         let i = out.len();
         if cols.is_none_or(|c| c.wanted[i]) {
-            out.push(value_of(serial, &bytes[body..next], i)?);
+            out.push(value_of(serial, &bytes[body..next]));
         } else {
             out.push(Value::Null);
         }
@@ -386,7 +384,7 @@ mod tests {
             ])
             .prop_map(Value::Integer),
             any::<f64>().prop_map(Value::Real),
-            ".{0,40}".prop_map(Value::Text),
+            ".{0,40}".prop_map(|s| Value::Text(s.into())),
             prop::collection::vec(any::<u8>(), 0..300).prop_map(Value::Blob),
         ]
     }
@@ -462,9 +460,10 @@ mod tests {
         assert!(matches!(Record::new(&[2, 33]), Err(crate::Error::Corrupt(_))));
         // Reserved serial type.
         assert!(matches!(Record::new(&[2, 10]), Err(crate::Error::Corrupt(_))));
-        // Invalid UTF-8 is caught when the column is read.
+        // TEXT that is not UTF-8 is not corruption: SQLite stores such
+        // text (CAST(x'ff' AS TEXT)) and reads the bytes back.
         let rec = Record::new(&[2, 15, 0xff]).unwrap();
-        assert!(matches!(rec.column(0), Err(crate::Error::Corrupt(_))));
+        assert!(matches!(rec.column(0), Ok(Value::Text(t)) if t.as_bytes() == [0xff]));
         assert!(matches!(Record::new(&[]), Err(crate::Error::Corrupt(_))));
     }
 }

@@ -474,7 +474,7 @@ fn run(
             plan.node.explain(0, &mut lines);
             Ok(Outcome::Rows {
                 columns: vec!["plan".into()],
-                rows: lines.into_iter().map(|l| vec![Value::Text(l)]).collect(),
+                rows: lines.into_iter().map(|l| vec![Value::Text(l.into())]).collect(),
             })
         }
         ast::Statement::Insert(ins) => counted(dml::insert(store, schema, ins, &resolver, fk)),
@@ -858,7 +858,7 @@ impl Session {
         }
         let into = match v.threshold.as_ref().map(|t| &t.value) {
             None => None,
-            Some(ast::Value::SingleQuotedString(s)) => Some(Value::Text(s.clone())),
+            Some(ast::Value::SingleQuotedString(s)) => Some(Value::Text(s.clone().into())),
             Some(ast::Value::Placeholder(p)) => {
                 let map = ParamMap { names: vec![(p != "?").then(|| p.clone())] };
                 resolve_params(&map, params)?.pop()
@@ -870,7 +870,8 @@ impl Session {
         match (into, &self.engine.backend) {
             (Some(Value::Text(path)), _) => {
                 let t = self.engine.begin(false)?;
-                let r = crate::vacuum::vacuum_into(&*t, std::path::Path::new(&path));
+                let r =
+                    crate::vacuum::vacuum_into(&*t, std::path::Path::new(&*path.to_str_lossy()));
                 t.rollback();
                 r?;
             }

@@ -746,10 +746,10 @@ fn gen_number(g: &mut Lcg) -> f64 {
 
 fn gen_time_value(g: &mut Lcg) -> Value {
     match g.below(10) {
-        0..=5 => Value::Text(gen_time_text(g)),
+        0..=5 => Value::Text(gen_time_text(g).into()),
         6 => Value::Integer(gen_number(g) as i64),
         7 => Value::Real(gen_number(g)),
-        8 => Value::Text(format!("{}", gen_number(g))),
+        8 => Value::Text(format!("{}", gen_number(g)).into()),
         _ => Value::Text(pick(g, &["now", "subsec", "", "abc", "2451545.0", " 2451545 "]).into()),
     }
 }
@@ -825,7 +825,7 @@ fn gen_modifier(g: &mut Lcg) -> Value {
             .to_string(),
         _ => return Value::Integer(g.below(10) as i64),
     };
-    Value::Text(s)
+    Value::Text(s.into())
 }
 
 const FORMATS: &[&str] = &[
@@ -840,7 +840,7 @@ fn gen_call(g: &mut Lcg) -> (&'static str, Vec<Value>) {
     if f == "strftime" {
         let n = 1 + g.below(4);
         let fmt: String = (0..n).map(|_| pick(g, FORMATS)).collect::<Vec<_>>().join("|");
-        args.push(Value::Text(fmt));
+        args.push(Value::Text(fmt.into()));
     }
     // 'now' differs between the two engines' clocks: keep it out of the
     // value comparison (tested on its own below).

@@ -31,7 +31,7 @@ fn interchange_dir() -> PathBuf {
 fn cli_text(v: &Value) -> String {
     match v {
         Value::Null => "\\N".into(),
-        other => other.to_text().unwrap_or_default(),
+        other => other.text().unwrap_or_default().into_owned(),
     }
 }
 

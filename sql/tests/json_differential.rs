@@ -652,7 +652,7 @@ fn random_path(r: &mut Lcg) -> Value {
             _ => p.push_str(&format!("[#-{}]", r.below(4))),
         }
     }
-    Value::Text(p)
+    Value::Text(p.into())
 }
 
 /// The paths of every element of `doc` (by SQLite's json_tree), for
@@ -678,7 +678,7 @@ fn path_into(r: &mut Lcg, known: &[String]) -> Value {
         2 => p.push_str("[0]"),
         _ => {}
     }
-    Value::Text(p)
+    Value::Text(p.into())
 }
 
 fn random_value(r: &mut Lcg, docs: &mut DocGen) -> (Value, bool) {
@@ -688,7 +688,7 @@ fn random_value(r: &mut Lcg, docs: &mut DocGen) -> (Value, bool) {
         2 => (Value::Real([0.5, -0.0, 1e300, 3.25, f64::INFINITY][r.below(5) as usize]), false),
         3 => (Value::Text(["x", "[1]", "\"q\"", "é\n"][r.below(4) as usize].into()), false),
         // A JSON value: passed through json() in the statement.
-        _ => (Value::Text(docs.doc()), true),
+        _ => (Value::Text(docs.doc().into()), true),
     }
 }
 
@@ -750,7 +750,7 @@ fn random_documents_match_sqlite() {
         let (v, _) = random_value(&mut r, &mut DocGen { r: &mut r2, json5: false });
         let known = known_paths(&c, &doc);
         let (p1, p2) = (path_into(&mut r, &known), path_into(&mut r, &known));
-        let args = [Value::Text(doc), p1, v, p2, Value::Text(doc2)];
+        let args = [Value::Text(doc.into()), p1, v, p2, Value::Text(doc2.into())];
         for t in TEMPLATES {
             let used = (1..=args.len()).filter(|i| t.contains(&format!("?{i}"))).max().unwrap_or(0);
             let args = &args[..used];

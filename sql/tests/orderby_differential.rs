@@ -185,7 +185,7 @@ fn explain(s: &mut Session, sql: &str) -> Vec<String> {
         .expect("explain")
         .into_iter()
         .map(|r| match r.first() {
-            Some(Value::Text(t)) => t.clone(),
+            Some(Value::Text(t)) => t.to_str_lossy().into_owned(),
             other => panic!("explain row {other:?}"),
         })
         .collect()
@@ -280,7 +280,7 @@ fn paging_100k_rows_by_id_returns_each_row_once_in_order() {
         assert!(rows.len() as i64 <= PAGE);
         for r in &rows {
             assert_eq!(r[0], Value::Integer(expect), "offset {offset}");
-            assert_eq!(r[1], Value::Text(format!("name-{expect}")));
+            assert_eq!(r[1], Value::Text(format!("name-{expect}").into()));
             expect += 1;
         }
         offset += rows.len();

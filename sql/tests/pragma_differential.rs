@@ -470,7 +470,8 @@ fn function_list_flags_are_sqlites() {
         else {
             panic!("{row:?}")
         };
-        match theirs.get(&(name.clone(), ty.clone(), *narg)) {
+        match theirs.get(&(name.to_str_lossy().into_owned(), ty.to_str_lossy().into_owned(), *narg))
+        {
             Some(f) if f == flags => {}
             Some(f) => wrong.push(format!("{name}/{narg} ({ty}): {flags:#x}, SQLite {f:#x}")),
             None => wrong.push(format!("{name}/{narg} ({ty}): SQLite has no such row")),

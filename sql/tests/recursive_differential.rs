@@ -495,7 +495,7 @@ fn explain_shows_the_recursive_node() {
     let lines: Vec<String> = rows
         .into_iter()
         .map(|r| match &r[0] {
-            Value::Text(t) => t.trim().to_string(),
+            Value::Text(t) => t.to_str_lossy().trim().to_string(),
             v => panic!("{v:?}"),
         })
         .collect();

@@ -85,7 +85,7 @@ fn render(v: &Value) -> String {
         Value::Blob(b) => {
             format!("x'{}'", b.iter().map(|x| format!("{x:02x}")).collect::<String>())
         }
-        v => v.to_text().unwrap_or_default(),
+        v => v.text().unwrap_or_default().into_owned(),
     }
 }
 

@@ -131,7 +131,7 @@ fn restart_keeps_100k_rows_and_passes_integrity_check() {
         for i in 0..100_000i64 {
             let params = Params::Positional(vec![
                 int(i),
-                Value::Text(format!("name {}", i % 1000)),
+                Value::Text(format!("name {}", i % 1000).into()),
                 Value::Real(i as f64 / 4.0),
             ]);
             s.run(&p, &params).unwrap();
@@ -162,7 +162,8 @@ fn order_by_past_the_memory_budget_spills_and_stays_correct() {
     let n = 20_000i64;
     for i in 0..n {
         let v = (i * 7919) % 1009;
-        s.run(&p, &Params::Positional(vec![int(i), int(v), Value::Text("x".repeat(20))])).unwrap();
+        s.run(&p, &Params::Positional(vec![int(i), int(v), Value::Text(("x".repeat(20)).into())]))
+            .unwrap();
     }
     s.execute("COMMIT", &Params::None).unwrap();
     let got: Vec<(i64, i64)> = rows(&mut s, "SELECT v, id FROM t ORDER BY v DESC, id")

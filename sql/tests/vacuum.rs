@@ -151,7 +151,7 @@ fn vacuum_into_makes_a_consistent_copy() {
         exec(&mut s, "DELETE FROM t WHERE id = 99999");
         s.execute(
             "VACUUM INTO ?",
-            &Params::Positional(vec![Value::Text(copy.display().to_string())]),
+            &Params::Positional(vec![Value::Text(copy.display().to_string().into())]),
         )
         .unwrap();
         let out = Engine::open(&copy, Options::default()).unwrap();

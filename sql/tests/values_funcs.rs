@@ -349,7 +349,7 @@ proptest! {
         let c = conn();
         // Keep `*` widths/precisions small: SQLite happily pads to 1e9 bytes.
         let star = fmt.contains('*');
-        let mut all = vec![Value::Text(fmt)];
+        let mut all = vec![Value::Text(fmt.into())];
         all.extend(args.into_iter().map(|a| {
             if star && (a.to_i64() as i32).unsigned_abs() > 1000 { Value::Integer(7) } else { a }
         }));
@@ -366,12 +366,12 @@ proptest! {
     ) {
         let c = conn();
         for op in ["like_op", "glob_op"] {
-            if let Err(e) = check(&c, op, &[Value::Text(pat.clone()), Value::Text(text.clone())]) {
+            if let Err(e) = check(&c, op, &[Value::Text(pat.clone().into()), Value::Text(text.clone().into())]) {
                 prop_assert!(false, "{}", e);
             }
         }
         if let Some(esc) = esc {
-            let args = [Value::Text(pat), Value::Text(text), Value::Text(esc)];
+            let args = [Value::Text(pat.into()), Value::Text(text.into()), Value::Text(esc.into())];
             if let Err(e) = check(&c, "like_esc_op", &args) {
                 prop_assert!(false, "{}", e);
             }

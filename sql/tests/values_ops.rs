@@ -196,7 +196,7 @@ proptest! {
         b in "[aAbB \\x00]{0,4}",
     ) {
         let c = conn();
-        if let Err(e) = check(&c, op, &[Value::Text(a), Value::Text(b)]) {
+        if let Err(e) = check(&c, op, &[Value::Text(a.into()), Value::Text(b.into())]) {
             prop_assert!(false, "{}", e);
         }
     }

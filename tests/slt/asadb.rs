@@ -46,7 +46,7 @@ fn to_slt(v: Value) -> SltValue {
         Value::Null => SltValue::Null,
         Value::Integer(i) => SltValue::Integer(i),
         Value::Real(f) => SltValue::Real(f),
-        Value::Text(s) => SltValue::Text(s),
+        Value::Text(s) => SltValue::Text(s.into_string_lossy()),
         Value::Blob(b) => SltValue::Blob(b),
     }
 }

@@ -277,7 +277,7 @@ impl CsvReader {
                         }
                         _ => None,
                     };
-                    out.push(number.unwrap_or_else(|| Value::Text(s.to_string())));
+                    out.push(number.unwrap_or_else(|| Value::Text(s.to_string().into())));
                 }
                 Err(e) => {
                     let f = rec.field(i);

@@ -1404,7 +1404,7 @@ fn string_value(b: &[u8], kind: StrKind, cat: Cat, mysql: bool, binary: bool) ->
 /// Text when the bytes are UTF-8, else the bytes (a binary column's).
 fn text_or_blob(b: &[u8]) -> Value {
     match std::str::from_utf8(b) {
-        Ok(s) => Value::Text(s.to_string()),
+        Ok(s) => Value::Text(s.to_string().into()),
         Err(_) => Value::Blob(b.to_vec()),
     }
 }

@@ -173,7 +173,7 @@ pub(super) async fn run_group(
                 Ok(SimpleQueryMessage::Row(row)) => {
                     let values: Vec<asadb_sql::Value> = (0..row.len())
                         .map(|k| match row.get(k) {
-                            Some(t) => asadb_sql::Value::Text(t.to_string()),
+                            Some(t) => asadb_sql::Value::Text(t.to_string().into()),
                             None => asadb_sql::Value::Null,
                         })
                         .collect();

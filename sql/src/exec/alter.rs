@@ -97,11 +97,11 @@ pub fn alter_table(
 fn put_row(store: &dyn RowStore, r: &CatalogRow) -> Result<()> {
     let Some(root) = store.catalog_root()? else { return Ok(()) };
     let row = vec![
-        Value::Text(r.kind.clone()),
-        Value::Text(r.name.clone()),
-        Value::Text(r.tbl_name.clone()),
+        Value::Text(r.kind.clone().into()),
+        Value::Text(r.name.clone().into()),
+        Value::Text(r.tbl_name.clone().into()),
         Value::Integer(r.root.into()),
-        if r.sql.is_empty() { Value::Null } else { Value::Text(r.sql.clone()) },
+        if r.sql.is_empty() { Value::Null } else { Value::Text(r.sql.clone().into()) },
     ];
     store.insert(&catalog::catalog_table(root), r.rowid, &row)?;
     catalog::bump_cookie(store)
@@ -253,7 +253,7 @@ fn rename_table(store: &dyn RowStore, schema: &Schema, t: &TableDef, new: &str) 
             }
         }
         for (rowid, mut row) in hits {
-            row[0] = Value::Text(new.to_string());
+            row[0] = Value::Text(new.to_string().into());
             store.insert(seq, rowid, &row)?;
         }
     }

@@ -67,21 +67,29 @@ pub fn analyze(store: &dyn RowStore, schema: &Schema, a: &ast::Analyze) -> Resul
             // count is no table's).
             if entries > 0 || ix.predicate.is_some() {
                 let idx = stat_name(t, ix);
-                rows.push([Value::Text(t.name.clone()), Value::Text(idx), Value::Text(stat)]);
+                rows.push([
+                    Value::Text(t.name.clone().into()),
+                    Value::Text(idx.into()),
+                    Value::Text(stat.into()),
+                ]);
             }
         }
         // The table's own row count, where no whole index gives it.
         if only_index.is_none() && indexes.iter().all(|ix| ix.predicate.is_some()) {
             let n = count_rows(store, t)?;
             if n > 0 {
-                rows.push([Value::Text(t.name.clone()), Value::Null, Value::Text(n.to_string())]);
+                rows.push([
+                    Value::Text(t.name.clone().into()),
+                    Value::Null,
+                    Value::Text(n.to_string().into()),
+                ]);
             }
         }
     }
     let stat = stat_table(store, schema)?;
     // Forget the old rows of what was analyzed.
     let forget = |r: &[Value]| {
-        let tbl = matches!(&r[0], Value::Text(s) if tables.iter().any(|t| t.name.eq_ignore_ascii_case(s)));
+        let tbl = matches!(&r[0], Value::Text(s) if tables.iter().any(|t| s.eq_ignore_ascii_case(&t.name)));
         match only_index {
             None => tbl,
             Some(ix) => {

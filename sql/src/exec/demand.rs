@@ -249,9 +249,9 @@ mod tests {
         for i in 1..=5i64 {
             let row = [
                 Value::Null,
-                Value::Text(format!("a{i}")),
+                Value::Text(format!("a{i}").into()),
                 Value::Integer(i),
-                Value::Text(format!("c{i}")),
+                Value::Text(format!("c{i}").into()),
                 Value::Integer(i * 10),
             ];
             txn.insert(&t, i, &row).unwrap();
@@ -310,7 +310,7 @@ mod tests {
         // Every column read is NULL-free; only `a` and `d` were left out.
         let got = rows(&project, &store);
         let want: Vec<Vec<Value>> =
-            (3..=5).map(|i| vec![Value::Integer(i), Value::Text(format!("c{i}"))]).collect();
+            (3..=5).map(|i| vec![Value::Integer(i), Value::Text(format!("c{i}").into())]).collect();
         assert_eq!(got, want);
         let Node::Project { input, .. } = project else { unreachable!() };
         let Node::Widen { input: filter, .. } = *input else { unreachable!() };
@@ -381,9 +381,9 @@ mod tests {
             .map(|&i| {
                 vec![
                     Value::Integer(i),
-                    Value::Text(format!("a{i}")),
+                    Value::Text(format!("a{i}").into()),
                     Value::Integer(i),
-                    Value::Text(format!("c{i}")),
+                    Value::Text(format!("c{i}").into()),
                     Value::Integer(i * 10),
                     Value::Integer(i),
                 ]

@@ -267,9 +267,9 @@ impl Pragma {
             None => None,
             Some(ast::Value::Number(n, _)) => Some(crate::planner::bind::number_literal(n)?),
             Some(ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s)) => {
-                Some(Value::Text(s.clone()))
+                Some(Value::Text(s.clone().into()))
             }
-            Some(ast::Value::Boolean(b)) => Some(Value::Text(b.to_string())),
+            Some(ast::Value::Boolean(b)) => Some(Value::Text(b.to_string().into())),
             Some(other) => {
                 return Err(Error::InvalidInput(format!("unsupported pragma value: {other}")));
             }
@@ -338,9 +338,9 @@ fn fixed(name: &str) -> Option<(Value, &'static str)> {
 /// Whether setting value `v` leaves a fixed pragma at `current`.
 fn same_setting(v: &Value, current: &Value) -> bool {
     match current {
-        Value::Text(c) => v.to_text().is_some_and(|t| t.eq_ignore_ascii_case(c)),
+        Value::Text(c) => v.text().is_some_and(|t| c.eq_ignore_ascii_case(&*t)),
         // auto_vacuum's names for its modes.
-        Value::Integer(c) => match v.to_text().map(|t| t.to_ascii_lowercase()).as_deref() {
+        Value::Integer(c) => match v.text().map(|t| t.to_ascii_lowercase()).as_deref() {
             Some("none") => *c == 0,
             Some("full") => *c == 1,
             Some("incremental") => *c == 2,
@@ -351,7 +351,7 @@ fn same_setting(v: &Value, current: &Value) -> bool {
 }
 
 fn show(v: &Value) -> String {
-    v.to_text().unwrap_or_default()
+    v.text().unwrap_or_default().into_owned()
 }
 
 /// A pragma value as an integer, as SQLite reads it (`ON`/`TRUE`/`YES` 1,
@@ -362,9 +362,9 @@ fn int_value(v: &Value) -> i64 {
         Value::Real(f) => *f as i64,
         Value::Text(s) => {
             let l = s.to_ascii_lowercase();
-            match l.as_str() {
-                "on" | "true" | "yes" => 1,
-                "off" | "false" | "no" | "none" => 0,
+            match &l[..] {
+                b"on" | b"true" | b"yes" => 1,
+                b"off" | b"false" | b"no" | b"none" => 0,
                 _ => v.to_i64(),
             }
         }
@@ -378,7 +378,7 @@ fn bool_value(v: &Value) -> bool {
 }
 
 fn text(s: &str) -> Value {
-    Value::Text(s.to_string())
+    Value::Text(s.to_string().into())
 }
 
 fn int(i: impl Into<i64>) -> Value {
@@ -631,10 +631,7 @@ fn report(
     schema: &Schema,
     settings: &Settings,
 ) -> Result<Answer> {
-    let arg = p.value.as_ref().map(|v| match v {
-        Value::Text(s) => s.clone(),
-        other => other.to_text().unwrap_or_default(),
-    });
+    let arg = p.value.as_ref().map(|v| v.text().unwrap_or_default().into_owned());
     let temp = matches!(db, Db::Temp);
     let main_only = p.schema.is_some() && !temp;
     let empty_schema = Schema::default();
@@ -1079,16 +1076,15 @@ pub fn table_function(
     let (value, schema_arg) =
         if takes_arg { (args.first().cloned(), args.get(1)) } else { (None, args.first()) };
     let schema_name = match schema_arg {
-        Some(Value::Text(s)) => Some(s.clone()),
         Some(Value::Null) | None => None,
-        Some(other) => other.to_text(),
+        Some(other) => other.text().map(|t| t.into_owned()),
     };
     let p = Pragma { name: pname.to_string(), schema: schema_name, value, is_eq: false };
     if p.is_integrity_check() {
         // The table-valued form takes its argument as a table name, always.
         let r = match &p.value {
             Some(Value::Null) | None => Ok(()),
-            Some(v) => integrity_table(schema, &v.to_text().unwrap_or_default()),
+            Some(v) => integrity_table(schema, &v.text().unwrap_or_default()),
         };
         return Some(r.and_then(|()| integrity_answer(current_db().as_ref(), pname)));
     }
@@ -1105,7 +1101,7 @@ pub fn table_function(
 /// exist (AsaDB then checks the whole database, that table included).
 pub fn integrity_target(p: &Pragma, schema: &Schema) -> Result<()> {
     match &p.value {
-        Some(Value::Text(name)) => integrity_table(schema, name),
+        Some(Value::Text(name)) => integrity_table(schema, &name.to_str_lossy()),
         _ => Ok(()),
     }
 }
@@ -1130,7 +1126,7 @@ pub fn integrity_answer(db: Option<&asadb_txn::Db>, name: &str) -> Result<Answer
     let rows = if problems.is_empty() {
         vec![vec![Value::Text("ok".into())]]
     } else {
-        problems.into_iter().map(|p| vec![Value::Text(p)]).collect()
+        problems.into_iter().map(|p| vec![Value::Text(p.into())]).collect()
     };
     Ok(Answer { columns: vec![name.to_string()], rows })
 }
@@ -1172,9 +1168,9 @@ pub fn foreign_key_check_answer(
             keyed.push((
                 key,
                 vec![
-                    Value::Text(probe.child.clone()),
+                    Value::Text(probe.child.clone().into()),
                     rowid,
-                    Value::Text(probe.parent.clone()),
+                    Value::Text(probe.parent.clone().into()),
                     Value::Integer(probe.fkid),
                 ],
             ));
@@ -1217,7 +1213,7 @@ fn literal(e: &ast::Expr, hex: &dyn Fn(&ast::ValueWithSpan) -> Option<Value>) ->
         ast::Expr::Nested(x) => literal(x, hex),
         ast::Expr::Value(v) => match &v.value {
             ast::Value::Number(n, _) => crate::planner::bind::number_literal(n).ok(),
-            ast::Value::SingleQuotedString(s) => Some(Value::Text(s.clone())),
+            ast::Value::SingleQuotedString(s) => Some(Value::Text(s.clone().into())),
             ast::Value::HexStringLiteral(_) => hex(v),
             ast::Value::Null => Some(Value::Null),
             _ => None,
@@ -1272,7 +1268,7 @@ pub struct FkProbe {
 /// a foreign key whose parent columns are no PRIMARY KEY or UNIQUE key.
 pub fn foreign_key_check(p: &Pragma, schema: &Schema) -> Result<Vec<FkProbe>> {
     which_db(p.schema.as_deref())?;
-    let arg = p.value.as_ref().and_then(Value::to_text);
+    let arg = p.value.as_ref().and_then(Value::text);
     let tables: Vec<std::sync::Arc<TableDef>> = match &arg {
         Some(a) => vec![
             schema

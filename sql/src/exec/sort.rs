@@ -612,7 +612,7 @@ mod tests {
                 vec![
                     Value::Integer(i),
                     Value::Real(-0.0),
-                    Value::Text(format!("r{i}")),
+                    Value::Text(format!("r{i}").into()),
                     Value::Blob(vec![i as u8; 3]),
                     Value::Null,
                 ]

@@ -2,7 +2,7 @@
 //! `value` / `func` API (SQLite arithmetic, comparison, affinity, scalar
 //! functions, aggregates). The executor never re-implements any of it.
 
-pub use crate::func::{Aggregate, glob, is_aggregate, like, scalar};
+pub use crate::func::{Aggregate, is_aggregate, scalar};
 use crate::value::Value;
 pub use crate::value::{
     Affinity, Collation, add, bit_and, bit_not, bit_or, compare, compare_collated,
@@ -15,7 +15,7 @@ pub fn truthy(v: &Value) -> Option<bool> {
 }
 
 /// `CAST(v AS TEXT)`; NULL → `None`.
-pub fn to_text(v: &Value) -> Option<String> {
+pub fn to_text(v: &Value) -> Option<crate::value::Text> {
     v.to_text()
 }
 

@@ -94,11 +94,11 @@ impl DateTimeFn {
         let now = || env.stmt.now_ms();
         Ok(match self {
             D::Date | D::CurrentDate => match is_date(args, &now)? {
-                Some(mut p) => Value::Text(date_text(&mut p)),
+                Some(mut p) => Value::Text(date_text(&mut p).into()),
                 None => Value::Null,
             },
             D::Time | D::CurrentTime => match is_date(args, &now)? {
-                Some(mut p) => Value::Text(time_text(&mut p)),
+                Some(mut p) => Value::Text(time_text(&mut p).into()),
                 None => Value::Null,
             },
             D::DateTime | D::CurrentTimestamp => match is_date(args, &now)? {
@@ -106,7 +106,7 @@ impl DateTimeFn {
                     let mut s = date_text(&mut p);
                     s.push(' ');
                     s.push_str(&time_text(&mut p));
-                    Value::Text(s)
+                    Value::Text(s.into())
                 }
                 None => Value::Null,
             },
@@ -1110,7 +1110,7 @@ fn strftime(args: &[Value], now: &dyn Fn() -> i64) -> Result<Value> {
             _ => return Ok(Value::Null),
         };
     }
-    Ok(Value::Text(String::from_utf8_lossy(&out).into_owned()))
+    Ok(Value::Text(crate::value::Text::from_bytes(out)))
 }
 
 /// `timediff(A, B)`: `±YYYY-MM-DD HH:MM:SS.SSS`, the time to add to B to
@@ -1196,7 +1196,7 @@ fn timediff(args: &[Value], now: &dyn Fn() -> i64) -> Result<Value> {
     let mut out =
         format!("{sign}{y:04}-{m:02}-{:02} {:02}:{:02}:", d1.d - 1, d1.h, d1.mi).into_bytes();
     printf_real(&mut out, "%06.3f", d1.s)?;
-    Ok(Value::Text(String::from_utf8_lossy(&out).into_owned()))
+    Ok(Value::Text(crate::value::Text::from_bytes(out)))
 }
 
 #[cfg(test)]

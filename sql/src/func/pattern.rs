@@ -34,8 +34,21 @@ pub(crate) fn utf8_read(z: &[u8], i: &mut usize) -> u32 {
     c
 }
 
-/// Skips one UTF-8 character (`SQLITE_SKIP_UTF8`).
-fn skip_utf8(z: &[u8], i: &mut usize) {
+/// The characters of `z` as SQLite counts them (`length()`, `substr()`):
+/// one per [`skip_utf8`] step, so a byte that is not a lead byte counts
+/// as one.
+pub(crate) fn char_count(z: &[u8]) -> usize {
+    let (mut n, mut i) = (0, 0);
+    while i < z.len() {
+        skip_utf8(z, &mut i);
+        n += 1;
+    }
+    n
+}
+
+/// Skips one UTF-8 character (`SQLITE_SKIP_UTF8`): a lead byte (0xC0 and
+/// up) with the continuation bytes after it, or any other single byte.
+pub(crate) fn skip_utf8(z: &[u8], i: &mut usize) {
     if *i < z.len() {
         let lead = z[*i];
         *i += 1;

@@ -543,14 +543,9 @@ pub(crate) fn format(fmt: &[u8], args: &[Value]) -> Result<Vec<u8>> {
 /// `SQLITE_SKIP_UTF8`: one byte, and after a lead byte (0xC0 and up) the
 /// continuation bytes that follow it — a stray continuation byte is a
 /// character of its own.
-fn skip_utf8(s: &[u8], i: usize) -> usize {
-    let mut k = i + 1;
-    if s[i] >= 0xc0 {
-        while k < s.len() && s[k] & 0xc0 == 0x80 {
-            k += 1;
-        }
-    }
-    k
+fn skip_utf8(s: &[u8], mut i: usize) -> usize {
+    super::pattern::skip_utf8(s, &mut i);
+    i
 }
 
 #[cfg(test)]

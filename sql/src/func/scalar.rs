@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use super::pattern::{GLOB_INFO, LIKE_INFO, matches, utf8_read};
+use super::pattern::{GLOB_INFO, LIKE_INFO, char_count, matches, skip_utf8, utf8_read};
 use super::printf::{self, max_length};
 use super::{Env, arity};
 use crate::value::{Collation, FloatSpec, FloatStyle, Value, atof, compare_collated, format_float};
@@ -154,7 +154,7 @@ impl Scalar {
             },
             S::Glob => pattern_fn(&args[0], &args[1], None, true),
             S::Like => pattern_fn(&args[0], &args[1], args.get(2), false),
-            S::Hex => Ok(Value::Text(hex(&args[0].text_bytes().unwrap_or_default()))),
+            S::Hex => Ok(Value::Text(hex(&args[0].text_bytes().unwrap_or_default()).into())),
             S::Unhex => Ok(unhex(&args[0], args.get(1))),
             S::Iif => Ok(iif(args)),
             S::Instr => Ok(instr(&args[0], &args[1])),
@@ -201,7 +201,11 @@ impl Scalar {
                 let ne = compare_collated(&args[0], &args[1], coll).is_ne();
                 Ok(if ne { args[0].clone() } else { Value::Null })
             }
-            S::Quote => Ok(Value::Text(quote(&args[0]))),
+            S::Quote => Ok(match &args[0] {
+                // The bytes as they are, UTF-8 or not.
+                Value::Text(t) => text_value(quote_text(t)),
+                other => Value::Text(quote(other).into()),
+            }),
             S::LastInsertRowid => Ok(Value::Integer(crate::counters::current().last_insert_rowid)),
             S::Changes => Ok(Value::Integer(crate::counters::current().changes as i64)),
             S::TotalChanges => Ok(Value::Integer(crate::counters::current().total_changes as i64)),
@@ -226,7 +230,7 @@ impl Scalar {
             S::Round => Ok(round(&args[0], args.get(1))),
             S::Sign => Ok(sign(&args[0])),
             S::Substr | S::Substring => Ok(substr(&args[0], &args[1], args.get(2))),
-            S::TypeOf => Ok(Value::Text(args[0].type_name().to_owned())),
+            S::TypeOf => Ok(Value::Text((args[0].type_name().to_owned()).into())),
             S::Unicode => Ok(match args[0].text_bytes() {
                 Some(b) if b.first().is_some_and(|&c| c != 0) => {
                     let mut i = 0;
@@ -237,7 +241,7 @@ impl Scalar {
             S::Unistr => unistr(&args[0]),
             S::UnistrQuote => Ok(match &args[0] {
                 Value::Text(_) => text_value(printf::format(b"%#Q", args)?),
-                other => Value::Text(quote(other)),
+                other => Value::Text(quote(other).into()),
             }),
             // The SQLite release whose behaviour this engine follows (and
             // our differential tests compare against).
@@ -253,9 +257,9 @@ impl Scalar {
     }
 }
 
-/// TEXT from bytes (lossy for non-UTF-8, see the `value` module docs).
+/// TEXT holding these bytes as they are (see `value::Text`).
 fn text_value(b: Vec<u8>) -> Value {
-    Value::Blob(b).into_text().map_or(Value::Null, Value::Text)
+    Value::Text(crate::value::Text::from_bytes(b))
 }
 
 /// Byte slice up to the first NUL (what SQLite's C-string loops see).
@@ -283,8 +287,7 @@ fn abs(v: &Value) -> Result<Value> {
 
 fn char_fn(args: &[Value]) -> Value {
     // SQLite's bytes, surrogates included (encoded as 3 bytes, which is not
-    // valid UTF-8); text made from them reads invalid bytes as U+FFFD, as
-    // everywhere else bytes become text.
+    // valid UTF-8), kept as they are in the TEXT.
     let mut out = Vec::with_capacity(args.len());
     for a in args {
         let x = a.to_i64();
@@ -523,9 +526,8 @@ fn length(v: &Value) -> Value {
     match v {
         Value::Null => Value::Null,
         Value::Text(s) => {
-            // Characters up to the first NUL.
-            let b = c_str(s.as_bytes());
-            Value::Integer(b.iter().filter(|&&c| c & 0xc0 != 0x80).count() as i64)
+            // Characters up to the first NUL, as lengthFunc counts them.
+            Value::Integer(char_count(c_str(s.as_bytes())) as i64)
         }
         other => Value::Integer(other.text_bytes().map_or(0, |b| b.len()) as i64),
     }
@@ -543,12 +545,7 @@ fn trim(v: &Value, set: Option<&Value>, left: bool, right: bool) -> Value {
                 let mut i = 0;
                 while i < s.len() {
                     let start = i;
-                    i += 1;
-                    if s[start] >= 0xc0 {
-                        while i < s.len() && s[i] & 0xc0 == 0x80 {
-                            i += 1;
-                        }
-                    }
+                    skip_utf8(s, &mut i);
                     out.push(s[start..i].to_vec());
                 }
                 out
@@ -600,7 +597,8 @@ pub(crate) fn min_max_index(args: &[Value], max: bool, coll: Collation) -> Optio
 }
 
 /// `quote(x)`: an SQL literal for the value (reals round-trip exactly,
-/// infinities are `9.0e+999`). Exports and dumps write values with it.
+/// infinities are `9.0e+999`, text that is not UTF-8 is
+/// `CAST(X'…' AS TEXT)`). Exports and dumps write values with it.
 pub fn quote(v: &Value) -> String {
     match v {
         Value::Null => "NULL".into(),
@@ -612,23 +610,28 @@ pub fn quote(v: &Value) -> String {
             String::from_utf8_lossy(&out).into_owned()
         }
         Value::Blob(b) => format!("X'{}'", hex(b)),
-        Value::Text(s) => {
-            let s = match s.find('\0') {
-                Some(p) => &s[..p],
-                None => s,
-            };
-            let mut q = String::with_capacity(s.len() + 2);
-            q.push('\'');
-            for ch in s.chars() {
-                q.push(ch);
-                if ch == '\'' {
-                    q.push('\'');
-                }
-            }
-            q.push('\'');
-            q
+        // Bytes that are not UTF-8 cannot be written in a string literal
+        // (an SQL script is UTF-8): they round-trip as a cast blob.
+        Value::Text(s) if s.to_str().is_none() => format!("CAST(X'{}' AS TEXT)", hex(s)),
+        // UTF-8 here (the case above took the rest).
+        Value::Text(s) => String::from_utf8_lossy(&quote_text(s)).into_owned(),
+    }
+}
+
+/// `quote()` of a TEXT: in single quotes, quotes doubled, up to the first
+/// NUL; bytes as they are.
+fn quote_text(s: &[u8]) -> Vec<u8> {
+    let s = c_str(s);
+    let mut q = Vec::with_capacity(s.len() + 2);
+    q.push(b'\'');
+    for &b in s {
+        q.push(b);
+        if b == b'\'' {
+            q.push(b'\'');
         }
     }
+    q.push(b'\'');
+    q
 }
 
 fn replace(s: &Value, pat: &Value, rep: &Value) -> Value {
@@ -687,7 +690,7 @@ fn sign(v: &Value) -> Value {
     let x = match v {
         Value::Integer(i) => *i as f64,
         Value::Real(r) => *r,
-        Value::Text(s) => match crate::value::parse_numeric_text(s) {
+        Value::Text(s) => match crate::value::parse_numeric_text(&s.to_str_lossy()) {
             Some(n) => n.to_f64(),
             None => return Value::Null,
         },
@@ -713,7 +716,7 @@ fn substr(v: &Value, start: &Value, len: Option<&Value>) -> Value {
     let z: &[u8] = if is_blob { &z } else { c_str(&z) };
     let mut total = 0i64;
     if !is_blob && p1 < 0 {
-        total = z.iter().filter(|&&c| c & 0xc0 != 0x80).count() as i64;
+        total = char_count(z) as i64;
     }
     if is_blob {
         total = z.len() as i64;
@@ -758,19 +761,13 @@ fn substr(v: &Value, start: &Value, len: Option<&Value>) -> Value {
         return Value::Blob(z[p1 as usize..(p1 + p2) as usize].to_vec());
     }
     let mut i = 0usize;
-    let skip = |i: &mut usize| {
-        *i += 1;
-        while *i < z.len() && z[*i] & 0xc0 == 0x80 {
-            *i += 1;
-        }
-    };
     while p1 > 0 && i < z.len() {
-        skip(&mut i);
+        skip_utf8(z, &mut i);
         p1 -= 1;
     }
     let mut j = i;
     while p2 > 0 && j < z.len() {
-        skip(&mut j);
+        skip_utf8(z, &mut j);
         p2 -= 1;
     }
     text_value(z[i..j].to_vec())

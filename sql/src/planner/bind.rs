@@ -649,7 +649,9 @@ impl<'a> Binder<'a> {
                     a.expect("checked").1.clone()
                 }
                 // SQLite: a double-quoted name that matches no column is a string.
-                None if id.quote_style == Some('"') => Expr::Literal(Value::Text(id.value.clone())),
+                None if id.quote_style == Some('"') => {
+                    Expr::Literal(Value::Text(id.value.clone().into()))
+                }
                 None => return Err(Error::InvalidInput(format!("no such column: {}", id.value))),
             },
             A::CompoundIdentifier(parts) => {
@@ -1062,7 +1064,7 @@ impl<'a> Binder<'a> {
         use ast::Value as V;
         Ok(Expr::Literal(match v {
             V::Number(s, _) => number_literal(s)?,
-            V::SingleQuotedString(s) | V::DoubleQuotedString(s) => Value::Text(s.clone()),
+            V::SingleQuotedString(s) | V::DoubleQuotedString(s) => Value::Text(s.clone().into()),
             V::HexStringLiteral(h) => Value::Blob(decode_hex(h)?),
             V::Boolean(b) => Value::Integer(*b as i64),
             V::Null => Value::Null,

@@ -248,7 +248,7 @@ impl<'a> Cursor<'a> {
         match self.at(self.i)? {
             b'\'' => {
                 self.i += 1;
-                self.string().map(Value::Text)
+                self.string().map(|s| Value::Text(s.into()))
             }
             sign @ (b'-' | b'+') => {
                 self.i += 1;

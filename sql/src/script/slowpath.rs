@@ -171,7 +171,9 @@ fn literal_value(expr: &Expr, backslash: bool) -> Result<Option<Value>> {
             Some(v) => Some(v),
             None => return Err(Error::Parse(format!("malformed blob literal: X'{h}'"))),
         },
-        (SqlValue::SingleQuotedString(s), None) => Some(Value::Text(literal::string(s, backslash))),
+        (SqlValue::SingleQuotedString(s), None) => {
+            Some(Value::Text(literal::string(s, backslash).into()))
+        }
         (SqlValue::Boolean(b), None) => Some(Value::Integer(i64::from(*b))),
         (SqlValue::Null, None) => Some(Value::Null),
         _ => None,

@@ -14,15 +14,14 @@
 //! - Comparison, arithmetic and affinity do not allocate unless they produce
 //!   a new TEXT/BLOB (they run per row).
 //! - A REAL produced by arithmetic is never NaN: SQLite turns NaN into NULL.
-//!
-//! Known deviation: `Value::Text` is a Rust `String`, so a BLOB whose bytes
-//! are not UTF-8 becomes text with U+FFFD replacements when SQLite would keep
-//! the raw bytes (CAST AS TEXT, `||`, text functions on blobs).
+//! - TEXT is bytes ([`Text`]): normally UTF-8, but what a CAST of a BLOB or
+//!   a concatenation put there is kept as it is, as SQLite keeps it.
 
 mod fp;
 pub(crate) mod literal;
 mod num;
 mod ops;
+mod text;
 
 use std::cmp::Ordering;
 use std::hash::{Hash, Hasher};
@@ -31,6 +30,7 @@ pub use num::{numeric_prefix, parse_number_literal, parse_numeric_text};
 pub use ops::{
     add, bit_and, bit_not, bit_or, concat, div, mul, negate, rem, shift_left, shift_right, sub,
 };
+pub use text::Text;
 
 pub(crate) use fp::{FloatSpec, FloatStyle, format_float};
 pub(crate) use num::{
@@ -38,13 +38,13 @@ pub(crate) use num::{
 };
 
 /// One SQL value. The storage classes are SQLite's: NULL, INTEGER (i64),
-/// REAL (f64), TEXT (UTF-8) and BLOB.
+/// REAL (f64), TEXT (UTF-8 bytes, see [`Text`]) and BLOB.
 #[derive(Clone, Debug)]
 pub enum Value {
     Null,
     Integer(i64),
     Real(f64),
-    Text(String),
+    Text(Text),
     Blob(Vec<u8>),
 }
 
@@ -106,17 +106,17 @@ impl Collation {
     pub fn fold(self, v: &Value) -> std::borrow::Cow<'_, Value> {
         use std::borrow::Cow;
         match (v, self) {
-            (Value::Text(s), Collation::NoCase) if s.contains('\0') => {
-                let cut = s.find('\0').map_or(s.len(), |i| i + 1);
+            (Value::Text(s), Collation::NoCase) if s.contains(&0) => {
+                let cut = s.iter().position(|&b| b == 0).map_or(s.len(), |i| i + 1);
                 let mut f = s[..cut].to_ascii_lowercase();
-                f.extend(std::iter::repeat_n('\0', s.len() - cut));
-                Cow::Owned(Value::Text(f))
+                f.extend(std::iter::repeat_n(0, s.len() - cut));
+                Cow::Owned(Value::Text(Text::from_bytes(f)))
             }
-            (Value::Text(s), Collation::NoCase) if s.bytes().any(|b| b.is_ascii_uppercase()) => {
-                Cow::Owned(Value::Text(s.to_ascii_lowercase()))
+            (Value::Text(s), Collation::NoCase) if s.iter().any(|b| b.is_ascii_uppercase()) => {
+                Cow::Owned(Value::Text(Text::from_bytes(s.to_ascii_lowercase())))
             }
-            (Value::Text(s), Collation::RTrim) if s.ends_with(' ') => {
-                Cow::Owned(Value::Text(s.trim_end_matches(' ').to_owned()))
+            (Value::Text(s), Collation::RTrim) if s.ends_with(b" ") => {
+                Cow::Owned(Value::Text(Text::from_bytes(trim_spaces_end(s).to_vec())))
             }
             _ => Cow::Borrowed(v),
         }
@@ -206,23 +206,26 @@ impl Value {
     }
 
     /// The text form (CAST AS TEXT, `sqlite3_value_text`): INTEGER in
-    /// decimal, REAL as SQLite prints it (`1.0`, `0.1`, `1.0e+20`), BLOB
-    /// bytes as UTF-8 (lossy). NULL has none.
-    pub fn to_text(&self) -> Option<String> {
+    /// decimal, REAL as SQLite prints it (`1.0`, `0.1`, `1.0e+20`), a BLOB's
+    /// bytes as they are (UTF-8 or not). NULL has none.
+    pub fn to_text(&self) -> Option<Text> {
         match self {
             Value::Null => None,
             Value::Text(s) => Some(s.clone()),
-            Value::Blob(b) => Some(String::from_utf8_lossy(b).into_owned()),
-            Value::Integer(i) => Some(i.to_string()),
-            Value::Real(r) => Some(real_text(*r)),
+            Value::Blob(b) => Some(Text::from_bytes(b.clone())),
+            Value::Integer(i) => Some(i.to_string().into()),
+            Value::Real(r) => Some(real_text(*r).into()),
         }
     }
 
-    /// [`Value::to_text`], borrowing a TEXT value instead of copying it.
+    /// The text form as a Rust string, for consumers outside SQL's value
+    /// semantics (PRAGMA arguments, date strings, JSON documents, messages):
+    /// borrowed for valid UTF-8 TEXT, with U+FFFD for invalid sequences.
     pub fn text(&self) -> Option<std::borrow::Cow<'_, str>> {
         match self {
-            Value::Text(s) => Some(std::borrow::Cow::Borrowed(s)),
-            v => v.to_text().map(std::borrow::Cow::Owned),
+            Value::Text(s) => Some(s.to_str_lossy()),
+            Value::Blob(b) => Some(String::from_utf8_lossy(b)),
+            v => v.to_text().map(|t| std::borrow::Cow::Owned(t.into_string_lossy())),
         }
     }
 
@@ -300,14 +303,12 @@ impl Value {
         }
     }
 
-    /// Moves the text out, or renders a non-text value as text.
-    pub(crate) fn into_text(self) -> Option<String> {
+    /// Moves the text out, or renders a non-text value as text (a BLOB's
+    /// bytes as they are).
+    pub(crate) fn into_text(self) -> Option<Text> {
         match self {
             Value::Text(s) => Some(s),
-            Value::Blob(b) => Some(match String::from_utf8(b) {
-                Ok(s) => s,
-                Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-            }),
+            Value::Blob(b) => Some(Text::from_bytes(b)),
             other => other.to_text(),
         }
     }
@@ -582,12 +583,18 @@ impl From<f64> for Value {
 
 impl From<&str> for Value {
     fn from(s: &str) -> Value {
-        Value::Text(s.to_owned())
+        Value::Text(s.into())
     }
 }
 
 impl From<String> for Value {
     fn from(s: String) -> Value {
+        Value::Text(s.into())
+    }
+}
+
+impl From<Text> for Value {
+    fn from(s: Text) -> Value {
         Value::Text(s)
     }
 }
@@ -599,13 +606,14 @@ impl From<Vec<u8>> for Value {
 }
 
 impl std::fmt::Display for Value {
-    /// The text form; NULL displays as `NULL`, a BLOB as `X'..'` hex.
+    /// The text form (invalid UTF-8 as U+FFFD); NULL displays as `NULL`, a
+    /// BLOB as `X'..'` hex.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Value::Null => f.write_str("NULL"),
             Value::Integer(i) => write!(f, "{i}"),
             Value::Real(r) => f.write_str(&real_text(*r)),
-            Value::Text(s) => f.write_str(s),
+            Value::Text(s) => f.write_str(&s.to_str_lossy()),
             Value::Blob(b) => {
                 f.write_str("X'")?;
                 for byte in b {

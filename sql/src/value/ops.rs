@@ -10,7 +10,7 @@
 //! the dividend.
 
 use super::num::{atof, atoi64, numeric_prefix};
-use super::{Value, real_to_i64};
+use super::{Text, Value, real_to_i64};
 
 #[derive(Clone, Copy)]
 enum Arith {
@@ -215,10 +215,10 @@ pub fn concat(a: &Value, b: &Value) -> Value {
         return Value::Null;
     }
     if let (Value::Text(x), Value::Text(y)) = (a, b) {
-        let mut s = String::with_capacity(x.len() + y.len());
-        s.push_str(x);
-        s.push_str(y);
-        return Value::Text(s);
+        let mut s = Vec::with_capacity(x.len() + y.len());
+        s.extend_from_slice(x);
+        s.extend_from_slice(y);
+        return Value::Text(Text::from_bytes(s));
     }
     let mut out = Vec::new();
     a.append_text_bytes(&mut out);

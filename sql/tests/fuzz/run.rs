@@ -168,14 +168,14 @@ fn sqlite_run(c: &rusqlite::Connection, sql: &str) -> Res {
     }
 }
 
-/// SQLite's value as ours. TEXT that is not UTF-8 is read lossily, as
-/// AsaDB's own text is (its documented deviation).
+/// SQLite's value as ours, TEXT with its bytes as they are (UTF-8 or
+/// not).
 fn from_ref(v: ValueRef<'_>) -> Value {
     match v {
         ValueRef::Null => Value::Null,
         ValueRef::Integer(i) => Value::Integer(i),
         ValueRef::Real(r) => Value::Real(r),
-        ValueRef::Text(t) => Value::Text(String::from_utf8_lossy(t).into_owned()),
+        ValueRef::Text(t) => Value::Text(asadb_sql::value::Text::from_bytes(t.to_vec())),
         ValueRef::Blob(b) => Value::Blob(b.to_vec()),
     }
 }
@@ -290,7 +290,8 @@ fn order_noise(a: &[Vec<Value>], b: &[Vec<Value>]) -> bool {
         row.iter()
             .map(|v| match v {
                 Value::Real(f) => format!("R{f:.9e}"),
-                Value::Text(s) => {
+                Value::Text(t) if t.to_str().is_some() => {
+                    let s = t.to_str().unwrap_or_default();
                     let inner = s
                         .strip_prefix('[')
                         .and_then(|s| s.strip_suffix(']'))
@@ -338,7 +339,7 @@ fn representative_noise(sql: &str, a: &[Vec<Value>], b: &[Vec<Value>]) -> bool {
                     format!("N{}", *r as i64)
                 }
                 Value::Integer(i) => format!("N{i}"),
-                Value::Text(s) => format!("T{:?}", s.trim_end_matches(' ').to_ascii_lowercase()),
+                Value::Text(s) => format!("T{:?}", trim_spaces_end(s).to_ascii_lowercase()),
                 other => row_key(std::slice::from_ref(other)),
             })
             .collect::<Vec<_>>()
@@ -349,6 +350,13 @@ fn representative_noise(sql: &str, a: &[Vec<Value>], b: &[Vec<Value>]) -> bool {
     ka.sort();
     kb.sort();
     ka == kb
+}
+
+fn trim_spaces_end(mut s: &[u8]) -> &[u8] {
+    while let [rest @ .., b' '] = s {
+        s = rest;
+    }
+    s
 }
 
 fn same_multiset(a: &[Vec<Value>], b: &[Vec<Value>]) -> bool {
@@ -369,7 +377,7 @@ fn ties(x: &[Value], y: &[Value]) -> bool {
             asadb_sql::value::compare(a, b).is_eq()
         }
         (Value::Text(s), Value::Text(t)) => {
-            s.trim_end_matches(' ').eq_ignore_ascii_case(t.trim_end_matches(' '))
+            trim_spaces_end(s).eq_ignore_ascii_case(trim_spaces_end(t))
         }
         (Value::Blob(s), Value::Blob(t)) => s == t,
         _ => false,

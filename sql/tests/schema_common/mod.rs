@@ -27,7 +27,7 @@ fn from_ref(v: ValueRef<'_>) -> Value {
         ValueRef::Null => Value::Null,
         ValueRef::Integer(i) => Value::Integer(i),
         ValueRef::Real(f) => Value::Real(f),
-        ValueRef::Text(t) => Value::Text(String::from_utf8_lossy(t).into_owned()),
+        ValueRef::Text(t) => Value::Text(asadb_sql::value::Text::from_bytes(t.to_vec())),
         ValueRef::Blob(b) => Value::Blob(b.to_vec()),
     }
 }
@@ -46,7 +46,11 @@ pub fn render(v: &Value) -> String {
         Value::Null => "NULL".into(),
         Value::Integer(i) => format!("{i}"),
         Value::Real(f) => format!("R{f:?}#{:x}", f.to_bits()),
-        Value::Text(s) => format!("'{s}'"),
+        // Exact: text that is not UTF-8 shows its bytes too.
+        Value::Text(s) => match s.to_str() {
+            Some(t) => format!("'{t}'"),
+            None => format!("{s:?}"),
+        },
         Value::Blob(b) => {
             format!("x'{}'", b.iter().map(|x| format!("{x:02x}")).collect::<String>())
         }

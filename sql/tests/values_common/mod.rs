@@ -53,7 +53,8 @@ pub fn to_sql(v: &Value) -> SqlValue {
         Value::Null => SqlValue::Null,
         Value::Integer(i) => SqlValue::Integer(*i),
         Value::Real(r) => SqlValue::Real(*r),
-        Value::Text(s) => SqlValue::Text(s.clone()),
+        // The generators make UTF-8 text only.
+        Value::Text(s) => SqlValue::Text(s.to_str_lossy().into_owned()),
         Value::Blob(b) => SqlValue::Blob(b.clone()),
     }
 }
@@ -66,7 +67,7 @@ pub fn from_ref(v: ValueRef<'_>) -> Value {
         ValueRef::Null => Value::Null,
         ValueRef::Integer(i) => Value::Integer(i),
         ValueRef::Real(r) => Value::Real(r),
-        ValueRef::Text(t) => Value::Text(String::from_utf8_lossy(t).into_owned()),
+        ValueRef::Text(t) => Value::Text(asadb_sql::value::Text::from_bytes(t.to_vec())),
         ValueRef::Blob(b) => Value::Blob(b.to_vec()),
     }
 }
@@ -325,7 +326,7 @@ pub fn arb_value() -> impl Strategy<Value = Value> {
         1 => Just(Value::Null),
         4 => arb_int().prop_map(Value::Integer),
         3 => arb_real().prop_map(Value::Real),
-        4 => arb_text().prop_map(Value::Text),
+        4 => arb_text().prop_map(|s| Value::Text(s.into())),
         1 => arb_blob().prop_map(Value::Blob),
     ]
 }

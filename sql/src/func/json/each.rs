@@ -98,7 +98,7 @@ impl EachCursor {
         let i;
         match root {
             Some(r) => {
-                let Some(root) = r.to_text() else { return Ok(c) };
+                let Some(root) = r.text().map(|t| t.into_owned()) else { return Ok(c) };
                 let root = match root.find('\0') {
                     Some(p) => root[..p].to_owned(),
                     None => root,
@@ -303,7 +303,7 @@ impl EachCursor {
         Ok(vec![
             key,
             value,
-            Value::Text(jsonb::TYPE_NAMES[usize::from(t)].to_owned()),
+            Value::Text((jsonb::TYPE_NAMES[usize::from(t)].to_owned()).into()),
             atom,
             Value::Integer(self.i as i64),
             parent,

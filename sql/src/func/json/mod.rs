@@ -215,13 +215,9 @@ impl Json {
     }
 }
 
-/// TEXT from bytes (lossy for bytes that are not UTF-8, the `value`
-/// module's known deviation).
+/// TEXT holding these bytes as they are.
 pub(crate) fn text_value(b: Vec<u8>) -> Value {
-    Value::Text(match String::from_utf8(b) {
-        Ok(s) => s,
-        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-    })
+    Value::Text(crate::value::Text::from_bytes(b))
 }
 
 /// A parsed JSON argument.
@@ -286,9 +282,9 @@ fn value_to_jsonb(v: &Value, json: bool) -> Result<Vec<u8>> {
                 out.push(jsonb::NULL);
             } else {
                 let t = v.to_text().unwrap_or_default();
-                let t: &[u8] = if t.starts_with('I') {
+                let t: &[u8] = if t.starts_with(b"I") {
                     b"9e999"
-                } else if t.starts_with("-I") {
+                } else if t.starts_with(b"-I") {
                     b"-9e999"
                 } else {
                     t.as_bytes()
@@ -337,7 +333,7 @@ fn text_to_jsonb(text: &[u8]) -> Vec<u8> {
 
 /// A path argument's text, or `None` for NULL.
 fn path_text(v: &Value) -> Option<String> {
-    v.to_text().map(|s| match s.find('\0') {
+    v.text().map(|s| s.into_owned()).map(|s| match s.find('\0') {
         Some(p) => s[..p].to_owned(),
         None => s,
     })
@@ -553,7 +549,7 @@ fn json_type(args: &[Value]) -> Result<Subtyped> {
         }
     }
     let name = jsonb::TYPE_NAMES[usize::from(p.jsonb.kind(i))];
-    Ok((Value::Text(name.to_owned()), false))
+    Ok((Value::Text(name.to_owned().into()), false))
 }
 
 /// `json_valid(X [, FLAGS])`: 1 canonical text, 2 JSON5 text, 4 JSONB at a

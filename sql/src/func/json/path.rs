@@ -27,7 +27,7 @@ pub enum LookupError {
 /// The error message SQLite gives for `e` on `path` (SQLite's
 /// `jsonBadPathError`).
 pub fn path_error(path: &str, e: LookupError) -> crate::Error {
-    let quoted = crate::func::scalar::quote(&crate::Value::Text(path.to_owned()));
+    let quoted = crate::func::scalar::quote(&crate::Value::Text(path.to_owned().into()));
     crate::Error::InvalidInput(match e {
         LookupError::NotArray => format!("not an array element: {quoted}"),
         LookupError::Malformed => "malformed JSON".into(),
