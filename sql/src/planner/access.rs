@@ -333,8 +333,8 @@ pub(super) struct OrderTerm {
     pub(super) skip_nulls: bool,
 }
 
-/// `min(col)` / `max(col)` as the only aggregate of a one-table query
-/// without GROUP BY or HAVING, over a BINARY-collated column (or the
+/// `min(col)` / `max(col)` (no FILTER) as the only aggregate of a
+/// one-table query without GROUP BY or HAVING, over a BINARY-collated column (or the
 /// rowid): the order a scan must give for its first row to be the answer.
 /// A WHERE may only compare that column with values (an access path on
 /// it, which also keeps NULLs out); anything else would make the scan read
@@ -349,7 +349,9 @@ pub(super) fn min_max_column(
 ) -> Option<OrderTerm> {
     let [agg] = aggs else { return None };
     let [Expr::Column(col)] = agg.args.as_slice() else { return None };
-    if agg.distinct || !group.is_empty() || having || rels.len() != 1 {
+    // A FILTER picks the rows min()/max() sees: the first entry need not
+    // be one of them (SQLite's minMaxQuery declines it too).
+    if agg.distinct || agg.filter.is_some() || !group.is_empty() || having || rels.len() != 1 {
         return None;
     }
     if !where_c.iter().all(|c| analyse(c).is_some_and(|(k, ..)| k == *col)) {

@@ -180,6 +180,20 @@ pub struct Binder<'a> {
     watch_hit: bool,
     /// Expressions being bound, outermost first (see [`MAX_EXPR_DEPTH`]).
     depth: usize,
+    /// One set per aggregate call whose arguments are being bound,
+    /// innermost last: the levels (indexes into `scopes`) every column
+    /// reference resolved since names, subqueries included. Where the call
+    /// belongs follows from it (`place_aggregate`).
+    agg_refs: Vec<BTreeSet<usize>>,
+}
+
+/// What [`Binder::rewind`] restores: the state a binding adds to that
+/// outlives it.
+struct BindMark {
+    params: Vec<Option<String>>,
+    outer_aggs: Vec<usize>,
+    outer_placed: usize,
+    watch_hits: usize,
 }
 
 /// Deepest expression tree a statement may hold (SQLite's
@@ -331,6 +345,7 @@ impl<'a> Binder<'a> {
             watch: None,
             watch_hit: false,
             depth: 0,
+            agg_refs: Vec::new(),
         }
     }
 
@@ -416,6 +431,9 @@ impl<'a> Binder<'a> {
                 }
                 return Ok(Some(self.using_coalesce(args)));
             }
+            if !found.is_empty() {
+                self.referenced(level);
+            }
             if let Some(&index) = found.first() {
                 let json_type = self.json_type_column(level, index);
                 let at = |i: usize| {
@@ -473,6 +491,7 @@ impl<'a> Binder<'a> {
     /// Column `index` of scope `level`, as read from the innermost level
     /// (an outer reference, recorded as one, when `level` is not it).
     fn at_level(&mut self, level: usize, index: usize) -> Expr {
+        self.referenced(level);
         let n = self.scopes.len();
         if level == n - 1 {
             return Expr::Column(index);
@@ -1158,58 +1177,42 @@ impl<'a> Binder<'a> {
             }
             let asts = if star { Vec::new() } else { arg_exprs(&args)? };
             // The arguments are bound first: where they point decides the
-            // level the aggregate belongs to.
-            let here = self.aggs.take();
-            self.aggs = None;
-            let mut bound = Vec::new();
-            let mut filter = None;
-            let mut err = None;
-            for a in &asts {
-                match self.bind_expr(a) {
-                    Ok(b) => bound.push(b),
-                    Err(e) => {
-                        err = Some(e);
-                        break;
-                    }
-                }
-            }
-            // ORDER BY inside the call: over the input row, like the
-            // arguments (an integer is a constant here, not a column number).
-            let mut order = Vec::new();
-            for o in order_by {
-                if err.is_some() {
-                    break;
-                }
-                match self.bind_expr(&o.expr) {
-                    Ok(x) => {
-                        let coll = self.collation(&x).unwrap_or(Collation::Binary);
-                        let desc = matches!(o.options.sort, Some(ast::OrderBySort::Desc));
-                        let nulls_first = o.options.nulls_first.unwrap_or(!desc);
-                        order.push(SortKey { expr: x, desc, coll, nulls_first });
-                    }
-                    Err(e) => err = Some(e),
-                }
-            }
-            // FILTER (WHERE …) is bound like the arguments: over the input
-            // row, no aggregates inside.
-            if err.is_none()
-                && let Some(fl) = &f.filter
-            {
-                match self.bind_expr(fl) {
-                    Ok(b) => filter = Some(b),
-                    Err(e) => err = Some(e),
-                }
-            }
-            self.aggs = here;
-            if let Some(e) = err {
-                return Err(e);
+            // level the aggregate belongs to (`place_aggregate`).
+            let mark = self.mark();
+            self.agg_refs.push(BTreeSet::new());
+            let parts = self.bind_agg_parts(&asts, order_by, f.filter.as_deref());
+            let refs = self.agg_refs.pop().unwrap_or_default();
+            let (mut bound, mut order, mut filter) = parts?;
+            let here = self.scopes.len() - 1;
+            // The innermost level the references name, subqueries of the
+            // arguments included (`sqlite3ReferencesSrcList`): levels past
+            // `here` are those subqueries' own.
+            let depth = match refs.range(..here).next_back() {
+                Some(&t) if !refs.contains(&here) => here - t,
+                _ => 0,
+            };
+            let has_sub =
+                bound.iter().chain(filter.iter()).chain(order.iter().map(|k| &k.expr)).any(|e| {
+                    let mut sub = false;
+                    e.walk(&mut |x| sub |= matches!(x, Expr::Sub { .. }));
+                    sub
+                });
+            let rebased = depth > 0 && has_sub;
+            if rebased {
+                // A subquery's plan cannot be re-based: bind the parts again
+                // at the level the call belongs to, forgetting what the
+                // first binding recorded.
+                self.rewind(mark);
+                (bound, order, filter) = self.at_level_of(here - depth, |b| {
+                    b.bind_agg_parts(&asts, order_by, f.filter.as_deref())
+                })?;
             }
             // Validate the name and arity now, not at run time.
             vals::Aggregate::new(&name, distinct, asts.len())?;
             let coll = bound.first().and_then(|a| self.collation(a)).unwrap_or(Collation::Binary);
             let json = vals::Aggregate::result_is_json(&name);
             let call = AggCall { name: name.clone(), distinct, args: bound, filter, coll, order };
-            let e = self.place_aggregate(call)?;
+            let e = self.place_aggregate(call, depth, rebased)?;
             if json {
                 return Ok(Expr::Json { value: Box::new(e), when: None });
             }
@@ -1249,14 +1252,16 @@ impl<'a> Binder<'a> {
 
     /// Adds an aggregate call to the query level it belongs to and returns
     /// the expression that reads its result. As in SQLite (resolve.c), that
-    /// level is the innermost one the call's column references name: the
-    /// current query when it names a local column (or none at all), else
-    /// an enclosing query, where the call is one of *its* aggregates and
-    /// the subquery reads the result as an outer value (after that
-    /// level's canonical row, see `post_agg`). A level whose clause being
-    /// bound allows no aggregates (WHERE, GROUP BY, ON, DML) refuses it.
-    fn place_aggregate(&mut self, call: AggCall) -> Result<Expr> {
-        let depth = aggregate_depth(&call);
+    /// level is the innermost one the call's column references name,
+    /// those inside subqueries of its arguments included (`depth` levels
+    /// out): the current query when it names a local column (or none at
+    /// all), else an enclosing query, where the call is one of *its*
+    /// aggregates and the subquery reads the result as an outer value
+    /// (after that level's canonical row, see `post_agg`). The call is
+    /// bound where it was written, or already at its level when `rebased`.
+    /// A level whose clause being bound allows no aggregates (WHERE, GROUP
+    /// BY, ON, DML) refuses it.
+    fn place_aggregate(&mut self, call: AggCall, depth: usize, rebased: bool) -> Result<Expr> {
         if depth == 0 {
             let Some(aggs) = self.aggs.as_mut() else {
                 return Err(Error::InvalidInput(format!(
@@ -1284,7 +1289,8 @@ impl<'a> Binder<'a> {
             }
             return Err(Error::InvalidInput(format!("misuse of aggregate: {name}()")));
         };
-        let mut lower = |e: Expr| lower_outer(e, depth);
+        let shift = if rebased { 0 } else { depth };
+        let mut lower = |e: Expr| lower_outer(e, shift);
         let call = AggCall {
             args: call.args.into_iter().map(&mut lower).collect::<Result<_>>()?,
             filter: call.filter.map(&mut lower).transpose()?,
@@ -1313,6 +1319,110 @@ impl<'a> Binder<'a> {
         let func = crate::func::Func::resolve(name, args.len())?;
         let coll = args.iter().find_map(|e| self.collation(e)).unwrap_or(Collation::Binary);
         Ok(Expr::Call { func, args, coll })
+    }
+
+    /// Notes, for the aggregate calls being bound, a column reference
+    /// that resolved at scope `level`.
+    fn referenced(&mut self, level: usize) {
+        for r in &mut self.agg_refs {
+            r.insert(level);
+        }
+    }
+
+    /// An aggregate call's arguments, ORDER BY and FILTER, bound over the
+    /// input row with no aggregates allowed inside.
+    #[allow(clippy::type_complexity)]
+    fn bind_agg_parts(
+        &mut self,
+        args: &[ast::Expr],
+        order_by: &[ast::OrderByExpr],
+        filter: Option<&ast::Expr>,
+    ) -> Result<(Vec<Expr>, Vec<SortKey>, Option<Expr>)> {
+        let here = self.aggs.take();
+        let r = (|| {
+            let mut bound = Vec::new();
+            for a in args {
+                bound.push(self.bind_expr(a)?);
+            }
+            // ORDER BY inside the call: over the input row, like the
+            // arguments (an integer is a constant here, not a column number).
+            let mut order = Vec::new();
+            for o in order_by {
+                let x = self.bind_expr(&o.expr)?;
+                let coll = self.collation(&x).unwrap_or(Collation::Binary);
+                let desc = matches!(o.options.sort, Some(ast::OrderBySort::Desc));
+                let nulls_first = o.options.nulls_first.unwrap_or(!desc);
+                order.push(SortKey { expr: x, desc, coll, nulls_first });
+            }
+            let filter = filter.map(|f| self.bind_expr(f)).transpose()?;
+            Ok((bound, order, filter))
+        })();
+        self.aggs = here;
+        r
+    }
+
+    /// A point to [`Self::rewind`] to.
+    fn mark(&self) -> BindMark {
+        BindMark {
+            params: self.params.names.clone(),
+            outer_aggs: self
+                .outer_aggs
+                .iter()
+                .map(|(_, a)| a.as_ref().map_or(0, Vec::len))
+                .collect(),
+            outer_placed: self.outer_placed.len(),
+            watch_hits: self.watch.as_ref().map_or(0, |w| w.hits.len()),
+        }
+    }
+
+    /// Forgets what was bound since `mark`: parameters numbered, aggregates
+    /// placed in enclosing levels, renamed-column hits. (Levels marked
+    /// correlated stay so: that only costs a re-evaluation.)
+    fn rewind(&mut self, mark: BindMark) {
+        self.params.names = mark.params;
+        for ((_, a), n) in self.outer_aggs.iter_mut().zip(mark.outer_aggs) {
+            if let Some(a) = a {
+                a.truncate(n);
+            }
+        }
+        self.outer_placed.truncate(mark.outer_placed);
+        if let Some(w) = &mut self.watch {
+            w.hits.truncate(mark.watch_hits);
+        }
+    }
+
+    /// Runs `f` as if binding at scope `level`, an enclosing one: the
+    /// scopes inside it are hidden, and so are its aggregates (an
+    /// aggregate placed there from inside `f` nests in the one `f` binds:
+    /// a misuse).
+    fn at_level_of<T>(
+        &mut self,
+        level: usize,
+        f: impl FnOnce(&mut Self) -> Result<T>,
+    ) -> Result<T> {
+        let scopes = self.scopes.split_off(level + 1);
+        let levels = self.levels.split_off((level + 1).min(self.levels.len()));
+        let keep = self.outer_aggs.iter().position(|(l, _)| *l >= level);
+        let outer_aggs = self.outer_aggs.split_off(keep.unwrap_or(self.outer_aggs.len()));
+        let exists_levels = self.exists_levels.clone();
+        self.exists_levels.retain(|&l| l <= level);
+        let unevaluated = self.unevaluated.clone();
+        self.unevaluated.retain(|&l| l <= level);
+        let aggs = self.aggs.take();
+        let wins = self.wins.take();
+        let aliases = std::mem::take(&mut self.aliases);
+        let r = f(self);
+        self.aliases = aliases;
+        self.wins = wins;
+        self.aggs = aggs;
+        self.unevaluated = unevaluated;
+        self.exists_levels = exists_levels;
+        self.outer_aggs.truncate(keep.unwrap_or(self.outer_aggs.len()));
+        self.outer_aggs.extend(outer_aggs);
+        self.levels.truncate(level + 1);
+        self.levels.extend(levels);
+        self.scopes.extend(scopes);
+        r
     }
 
     /// Plans a subquery one level down; returns it, its first column's
@@ -1359,7 +1469,10 @@ impl<'a> Binder<'a> {
     pub fn isolated<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
         let scopes = std::mem::take(&mut self.scopes);
         let levels = std::mem::take(&mut self.levels);
+        // Its levels count from 0 again: no aggregate call outside sees them.
+        let agg_refs = std::mem::take(&mut self.agg_refs);
         let r = self.derived(f);
+        self.agg_refs = agg_refs;
         self.scopes = scopes;
         self.levels = levels;
         r
@@ -1395,28 +1508,6 @@ impl<'a> Binder<'a> {
     pub fn scope_width(&self) -> usize {
         self.current().width
     }
-}
-
-/// How many levels out the aggregate `call` belongs: the nearest level
-/// its column references name (0 when it names a local column, contains a
-/// subquery, or names no column at all).
-fn aggregate_depth(call: &AggCall) -> usize {
-    let mut nearest: Option<usize> = None;
-    let mut local = false;
-    let mut visit = |e: &Expr| {
-        e.walk(&mut |x| match x {
-            Expr::Column(_) | Expr::Sub { .. } => local = true,
-            Expr::Outer { depth, .. } => {
-                nearest = Some(nearest.map_or(*depth, |d| d.min(*depth)));
-            }
-            _ => {}
-        })
-    };
-    call.args.iter().for_each(&mut visit);
-    if let Some(f) = &call.filter {
-        visit(f);
-    }
-    if local { 0 } else { nearest.unwrap_or(0) }
 }
 
 /// An expression bound `depth` levels inside the query it now belongs to,

@@ -487,8 +487,11 @@ pub(super) fn plan_select_in_scope(
         None => None,
     };
     // The aggregates subqueries in HAVING give this level are allowed
-    // whatever its window functions (see `no_outer_aggs`).
-    b.outer_placed.truncate(placed_having);
+    // whatever its window functions (see `no_outer_aggs`); those they give
+    // levels further out face those levels' checks.
+    let mut from_having = b.outer_placed.split_off(placed_having);
+    from_having.retain(|(l, ..)| *l != level);
+    b.outer_placed.extend(from_having);
     b.wins = wins_so_far;
 
     // ORDER BY terms: positions, aliases, or expressions (maybe hidden).

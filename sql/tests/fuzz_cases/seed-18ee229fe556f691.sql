@@ -1,0 +1,15 @@
+-- seed 1796411371510232721: OursSucceeded at statement 3 (memory store)
+--     sqlite: Err("misuse of aggregate: total() in SELECT DISTINCT a00.c2, NULL, a00.c1 FROM t0 AS a00 WHERE a00.c1 IN (SELECT total((SELECT total((a00.c0 - a10.c2)) FROM t2 AS a10)) FROM t1 AS a10) at offset 76")
+--     asadb:  0 rows
+--   shrunk session:
+--     CREATE TABLE t0(c0 BIGINT, c1 BIGINT, c2 INTEGER);
+--     CREATE TABLE t1(c0 INTEGER PRIMARY KEY, c1 BLOB COLLATE NOCASE, c2 INT, c3 BIGINT);
+--     CREATE TABLE t2(c0 BLOB, c1 BOOLEAN DEFAULT -1, c2 DECIMAL(10,2));
+--     SELECT DISTINCT a00.c2, NULL, a00.c1 FROM t0 AS a00 WHERE a00.c1 IN (SELECT total((SELECT total((a00.c0 - a10.c2)) FROM t2 AS a10)) FROM t1 AS a10);
+CREATE TABLE t0(c0 BIGINT, c1 BIGINT, c2 INTEGER)
+----
+CREATE TABLE t1(c0 INTEGER PRIMARY KEY, c1 BLOB COLLATE NOCASE, c2 INT, c3 BIGINT)
+----
+CREATE TABLE t2(c0 BLOB, c1 BOOLEAN DEFAULT -1, c2 DECIMAL(10,2))
+----
+SELECT DISTINCT a00.c2, NULL, a00.c1 FROM t0 AS a00 WHERE a00.c1 IN (SELECT total((SELECT total((a00.c0 - a10.c2)) FROM t2 AS a10)) FROM t1 AS a10)

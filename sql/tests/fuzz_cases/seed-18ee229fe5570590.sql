@@ -1,0 +1,12 @@
+-- seed 1796411371510236560: OursSucceeded at statement 2 (memory store)
+--     sqlite: Err("misuse of aggregate: sum() in SELECT 1e-308, 9223372036854775806 FROM json_tree('{\"a\":{\"b\":{\"c\":\"deep\"}}}') AS a00 WHERE (a00.value, a00.path) IN (SELECT a10.c2, sum((SELECT sum(DISTINCT a10.c3) FROM t1 AS a10 WHERE a10.c3 IN (SELECT 4294967296 FROM t0 AS a10 WHERE char((a00.parent - a10.c0), 'ABC') BETWEEN CAST(X'E282AC' AS TEXT) AND 'ABC'))) FROM t0 AS a10 GROUP BY a10.c2) at offset 132")
+--     asadb:  0 rows
+--   shrunk session:
+--     CREATE TABLE t0(c0 INTEGER PRIMARY KEY, c1 INTEGER, c2 FLOAT DEFAULT 0);
+--     CREATE TABLE t1(c0 DOUBLE NOT NULL DEFAULT 0, c1 FLOAT UNIQUE, c2 DECIMAL(10,2), c3 VARCHAR(10));
+--     SELECT 1e-308, 9223372036854775806 FROM json_tree('{"a":{"b":{"c":"deep"}}}') AS a00 WHERE (a00.value, a00.path) IN (SELECT a10.c2, sum((SELECT sum(DISTINCT a10.c3) FROM t1 AS a10 WHERE a10.c3 IN (SELECT 4294967296 FROM t0 AS a10 WHERE char((a00.parent - a10.c0), 'ABC') BETWEEN CAST(X'E282AC' AS TEXT) AND 'ABC'))) FROM t0 AS a10 GROUP BY a10.c2);
+CREATE TABLE t0(c0 INTEGER PRIMARY KEY, c1 INTEGER, c2 FLOAT DEFAULT 0)
+----
+CREATE TABLE t1(c0 DOUBLE NOT NULL DEFAULT 0, c1 FLOAT UNIQUE, c2 DECIMAL(10,2), c3 VARCHAR(10))
+----
+SELECT 1e-308, 9223372036854775806 FROM json_tree('{"a":{"b":{"c":"deep"}}}') AS a00 WHERE (a00.value, a00.path) IN (SELECT a10.c2, sum((SELECT sum(DISTINCT a10.c3) FROM t1 AS a10 WHERE a10.c3 IN (SELECT 4294967296 FROM t0 AS a10 WHERE char((a00.parent - a10.c0), 'ABC') BETWEEN CAST(X'E282AC' AS TEXT) AND 'ABC'))) FROM t0 AS a10 GROUP BY a10.c2)

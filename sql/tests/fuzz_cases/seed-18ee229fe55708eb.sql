@@ -1,0 +1,13 @@
+-- seed 1796411371510237419: OursSucceeded at statement 2 (memory store)
+--     sqlite: Err("misuse of aggregate: max() in SELECT (SELECT avg((SELECT max(CASE a00.c1 WHEN 'abc' THEN -9223372036854775808 END) FROM t1 AS a10)) FROM t1 AS a10) FROM t0 AS a00 at offset 27")
+--     asadb:  1 rows
+--       [Null]
+--   shrunk session:
+--     CREATE TABLE t0(c0 TEXT, c1 BLOB UNIQUE, c2 DECIMAL(10,2), c3 REAL);
+--     CREATE TABLE t1(c0 INT COLLATE NOCASE NOT NULL DEFAULT 0, c1 FLOAT);
+--     SELECT (SELECT avg((SELECT max(CASE a00.c1 WHEN 'abc' THEN -9223372036854775808 END) FROM t1 AS a10)) FROM t1 AS a10) FROM t0 AS a00;
+CREATE TABLE t0(c0 TEXT, c1 BLOB UNIQUE, c2 DECIMAL(10,2), c3 REAL)
+----
+CREATE TABLE t1(c0 INT COLLATE NOCASE NOT NULL DEFAULT 0, c1 FLOAT)
+----
+SELECT (SELECT avg((SELECT max(CASE a00.c1 WHEN 'abc' THEN -9223372036854775808 END) FROM t1 AS a10)) FROM t1 AS a10) FROM t0 AS a00

@@ -1,0 +1,10 @@
+-- seed 1796411371510240779: OursSucceeded at statement 1 (memory store)
+--     sqlite: Err("misuse of aggregate: min() in SELECT avg(1234567890123456789012345678901234567890) FROM json_tree('\"str\"', '$.zz') AS a00 FULL OUTER JOIN t0 AS a01 ON a00.parent = a01.c1 JOIN t0 AS a02 ON (a02.c2, a00.atom, a00.key) NOT IN (SELECT a10.c1, min(a10.c3), min(a01.c3) FILTER (WHERE NOT EXISTS (SELECT NULL FROM t0 AS a10)) FROM t0 AS a10 GROUP BY a10.c1, a10.c1) ORDER BY 1 DESC at offset 223")
+--     asadb:  1 rows
+--       [Null]
+--   shrunk session:
+--     CREATE TABLE t0(c0 BOOLEAN, c1 TEXT CHECK (c1 IS NULL OR c1 <> 13), c2 INTEGER COLLATE NOCASE, c3, c4 UNIQUE);
+--     SELECT avg(1234567890123456789012345678901234567890) FROM json_tree('"str"', '$.zz') AS a00 FULL OUTER JOIN t0 AS a01 ON a00.parent = a01.c1 JOIN t0 AS a02 ON (a02.c2, a00.atom, a00.key) NOT IN (SELECT a10.c1, min(a10.c3), min(a01.c3) FILTER (WHERE NOT EXISTS (SELECT NULL FROM t0 AS a10)) FROM t0 AS a10 GROUP BY a10.c1, a10.c1) ORDER BY 1 DESC;
+CREATE TABLE t0(c0 BOOLEAN, c1 TEXT CHECK (c1 IS NULL OR c1 <> 13), c2 INTEGER COLLATE NOCASE, c3, c4 UNIQUE)
+----
+SELECT avg(1234567890123456789012345678901234567890) FROM json_tree('"str"', '$.zz') AS a00 FULL OUTER JOIN t0 AS a01 ON a00.parent = a01.c1 JOIN t0 AS a02 ON (a02.c2, a00.atom, a00.key) NOT IN (SELECT a10.c1, min(a10.c3), min(a01.c3) FILTER (WHERE NOT EXISTS (SELECT NULL FROM t0 AS a10)) FROM t0 AS a10 GROUP BY a10.c1, a10.c1) ORDER BY 1 DESC

@@ -1,0 +1,13 @@
+-- seed 1796411371510241325: Rows at statement 2 (memory store)
+--     sqlite: 1 rows
+--       [Null, Null]
+--     asadb:  0 rows
+--   shrunk session:
+--     CREATE TABLE t0(c0 INT COLLATE NOCASE, c1 BIGINT, c2 BOOLEAN, c3 NUMERIC UNIQUE DEFAULT -1);
+--     CREATE TABLE t1(c0 INTEGER PRIMARY KEY, c1 TEXT, c2 VARCHAR(10), c3 CLOB);
+--     SELECT ((SELECT avg(DISTINCT unicode(a01.value)) FILTER (WHERE X'4142' NOT IN (SELECT 4294967296 FROM t1 AS a10)) FROM t1 AS a10) - X'00'), a01.key FROM t1 AS a00, json_each('42', '$."a"') AS a01 FULL JOIN t0 AS a02 ON 0;
+CREATE TABLE t0(c0 INT COLLATE NOCASE, c1 BIGINT, c2 BOOLEAN, c3 NUMERIC UNIQUE DEFAULT -1)
+----
+CREATE TABLE t1(c0 INTEGER PRIMARY KEY, c1 TEXT, c2 VARCHAR(10), c3 CLOB)
+----
+SELECT ((SELECT avg(DISTINCT unicode(a01.value)) FILTER (WHERE X'4142' NOT IN (SELECT 4294967296 FROM t1 AS a10)) FROM t1 AS a10) - X'00'), a01.key FROM t1 AS a00, json_each('42', '$."a"') AS a01 FULL JOIN t0 AS a02 ON 0

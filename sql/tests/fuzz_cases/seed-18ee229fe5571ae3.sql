@@ -1,0 +1,13 @@
+-- seed 1796411371510242019: Rows at statement 2 (memory store)
+--     sqlite: 1 rows
+--       [Null, Null]
+--     asadb:  0 rows
+--   shrunk session:
+--     CREATE TABLE t0(c0 DECIMAL(10,2), c1 BOOLEAN UNIQUE, PRIMARY KEY (c1)) WITHOUT ROWID;
+--     CREATE TABLE t1(c0 BLOB, c1 DOUBLE, PRIMARY KEY (c1)) WITHOUT ROWID;
+--     SELECT a01.id, (SELECT max(DISTINCT a10.c1) FROM t0 AS a10 WHERE (a10.c1, 'b') IN (SELECT a10.c0, total(a10.c1) FROM t1 AS a10 GROUP BY a10.c0, a10.c0 HAVING count((SELECT total(CASE WHEN 0 THEN a01.fullkey ELSE a10.c1 END) FROM t0 AS a10)) > -9223372036854775807)) FROM t1 AS a00 RIGHT OUTER JOIN json_tree(CASE WHEN json_valid(a00.c0) THEN a00.c0 END, '$[#]') AS a01 ON a00.c1 = a01.id;
+CREATE TABLE t0(c0 DECIMAL(10,2), c1 BOOLEAN UNIQUE, PRIMARY KEY (c1)) WITHOUT ROWID
+----
+CREATE TABLE t1(c0 BLOB, c1 DOUBLE, PRIMARY KEY (c1)) WITHOUT ROWID
+----
+SELECT a01.id, (SELECT max(DISTINCT a10.c1) FROM t0 AS a10 WHERE (a10.c1, 'b') IN (SELECT a10.c0, total(a10.c1) FROM t1 AS a10 GROUP BY a10.c0, a10.c0 HAVING count((SELECT total(CASE WHEN 0 THEN a01.fullkey ELSE a10.c1 END) FROM t0 AS a10)) > -9223372036854775807)) FROM t1 AS a00 RIGHT OUTER JOIN json_tree(CASE WHEN json_valid(a00.c0) THEN a00.c0 END, '$[#]') AS a01 ON a00.c1 = a01.id

@@ -1,0 +1,13 @@
+-- seed 1796411371510243060: Rows at statement 2 (memory store)
+--     sqlite: 1 rows
+--       [Integer(3), Null, Null]
+--     asadb:  0 rows
+--   shrunk session:
+--     CREATE TABLE t0(c0 INTEGER PRIMARY KEY, c1 BLOB, c2 NUMERIC);
+--     CREATE TABLE t1(c0 INTEGER PRIMARY KEY, c1 INTEGER, c2 CLOB, c3 BIGINT, c4 BOOLEAN DEFAULT 1.5);
+--     SELECT 3, a00.c2, (a02.c1 || (SELECT max((SELECT total(a10.c3) FROM t1 AS a10 WHERE NOT EXISTS (SELECT (a10.c1 * glob(a01.c1, a10.c0)) FROM t1 AS a10))) AS "😀0" FROM t0 AS a10)) FROM t0 AS a00 LEFT OUTER JOIN t0 AS a01 ON NULL RIGHT JOIN t1 AS a02 ON a00.c1 = a02.c3;
+CREATE TABLE t0(c0 INTEGER PRIMARY KEY, c1 BLOB, c2 NUMERIC)
+----
+CREATE TABLE t1(c0 INTEGER PRIMARY KEY, c1 INTEGER, c2 CLOB, c3 BIGINT, c4 BOOLEAN DEFAULT 1.5)
+----
+SELECT 3, a00.c2, (a02.c1 || (SELECT max((SELECT total(a10.c3) FROM t1 AS a10 WHERE NOT EXISTS (SELECT (a10.c1 * glob(a01.c1, a10.c0)) FROM t1 AS a10))) AS "😀0" FROM t0 AS a10)) FROM t0 AS a00 LEFT OUTER JOIN t0 AS a01 ON NULL RIGHT JOIN t1 AS a02 ON a00.c1 = a02.c3

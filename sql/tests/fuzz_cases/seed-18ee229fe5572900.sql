@@ -1,0 +1,13 @@
+-- seed 1796411371510245632: Rows at statement 2 (memory store)
+--     sqlite: 1 rows
+--       [Null, Null]
+--     asadb:  0 rows
+--   shrunk session:
+--     CREATE TABLE t1(c0 FLOAT, c1 BLOB COLLATE RTRIM, c2 INTEGER, c3 NUMERIC, c4 VARCHAR(10) UNIQUE);
+--     CREATE TABLE t2(c0 FLOAT, c1 CLOB, c2 INT UNIQUE CHECK (c2 IS NULL OR c2 <> 13), c3 BLOB CHECK (c3 IS NULL OR c3 <> 13), c4 DECIMAL(10,2) COLLATE NOCASE);
+--     SELECT (SELECT total((SELECT min((a00.c0 & a10.c3)) FROM t1 AS a10)) FROM t2 AS a10), a00.c2 FROM t2 AS a00;
+CREATE TABLE t1(c0 FLOAT, c1 BLOB COLLATE RTRIM, c2 INTEGER, c3 NUMERIC, c4 VARCHAR(10) UNIQUE)
+----
+CREATE TABLE t2(c0 FLOAT, c1 CLOB, c2 INT UNIQUE CHECK (c2 IS NULL OR c2 <> 13), c3 BLOB CHECK (c3 IS NULL OR c3 <> 13), c4 DECIMAL(10,2) COLLATE NOCASE)
+----
+SELECT (SELECT total((SELECT min((a00.c0 & a10.c3)) FROM t1 AS a10)) FROM t2 AS a10), a00.c2 FROM t2 AS a00

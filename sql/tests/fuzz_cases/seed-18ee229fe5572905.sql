@@ -1,0 +1,15 @@
+-- seed 1796411371510245637: OursSucceeded at statement 3 (memory store)
+--     sqlite: Err("misuse of aggregate: total() in SELECT a01.value, 9223372036854775806 FROM t0 AS a00 RIGHT JOIN json_each('null') AS a01 ON 0 INNER JOIN t1 AS a02 ON ('A', '0x10') < (SELECT total((SELECT sum(a10.c3) FROM t2 AS a10 WHERE a10.c0 IN (SELECT DISTINCT (a10.fullkey | (CAST(X'41FF42' AS TEXT) / a00.c4)) FROM json_each('true') AS a10))), total(a10.c2) FROM t1 AS a10) at offset 142")
+--     asadb:  0 rows
+--   shrunk session:
+--     CREATE TABLE t0(c0 FLOAT, c1 FLOAT COLLATE NOCASE, c2 DOUBLE UNIQUE, c3 REAL, c4 NUMERIC, PRIMARY KEY (c1)) WITHOUT ROWID;
+--     CREATE TABLE t1(c0 BOOLEAN, c1 BLOB, c2 NUMERIC);
+--     CREATE TABLE t2(c0 BLOB, c1 BOOLEAN UNIQUE, c2 TEXT COLLATE NOCASE, c3 NUMERIC);
+--     SELECT a01.value, 9223372036854775806 FROM t0 AS a00 RIGHT JOIN json_each('null') AS a01 ON 0 INNER JOIN t1 AS a02 ON ('A', '0x10') < (SELECT total((SELECT sum(a10.c3) FROM t2 AS a10 WHERE a10.c0 IN (SELECT DISTINCT (a10.fullkey | (CAST(X'41FF42' AS TEXT) / a00.c4)) FROM json_each('true') AS a10))), total(a10.c2) FROM t1 AS a10);
+CREATE TABLE t0(c0 FLOAT, c1 FLOAT COLLATE NOCASE, c2 DOUBLE UNIQUE, c3 REAL, c4 NUMERIC, PRIMARY KEY (c1)) WITHOUT ROWID
+----
+CREATE TABLE t1(c0 BOOLEAN, c1 BLOB, c2 NUMERIC)
+----
+CREATE TABLE t2(c0 BLOB, c1 BOOLEAN UNIQUE, c2 TEXT COLLATE NOCASE, c3 NUMERIC)
+----
+SELECT a01.value, 9223372036854775806 FROM t0 AS a00 RIGHT JOIN json_each('null') AS a01 ON 0 INNER JOIN t1 AS a02 ON ('A', '0x10') < (SELECT total((SELECT sum(a10.c3) FROM t2 AS a10 WHERE a10.c0 IN (SELECT DISTINCT (a10.fullkey | (CAST(X'41FF42' AS TEXT) / a00.c4)) FROM json_each('true') AS a10))), total(a10.c2) FROM t1 AS a10)

@@ -1,0 +1,25 @@
+-- seed 1796411371510243049: Rows at statement 5 (memory store)
+--     sqlite: 2 rows
+--       [Blob([0]), Real(0.5), Blob([0])]
+--       [Text("0"), Real(0.5), Text("0")]
+--     asadb:  2 rows
+--       [Blob([0]), Real(0.5), Text("0")]
+--       [Text("0"), Real(0.5), Text("0")]
+--   shrunk session:
+--     CREATE TABLE t0(c0 INT UNIQUE, c1 BLOB, c2 BOOLEAN, c3);
+--     INSERT INTO t0 VALUES (-9223372036854775807, -0.0, 9.223372036854775807e18, -2);
+--     CREATE TABLE t2(c0 INTEGER PRIMARY KEY, c1 BLOB, c2 FLOAT COLLATE RTRIM, c3 VARCHAR(10));
+--     INSERT OR IGNORE INTO t2 VALUES (-5, 9223372036854775808, X'4142', X'00'), (1, '0', X'FF', '0');
+--     UPDATE t2 SET c2 = NULL;
+--     SELECT DISTINCT a00.c3, 0.5, min(a00.c3) OVER (PARTITION BY a00.c2 ORDER BY a01.c1 DESC NULLS FIRST) FROM t2 AS a00 LEFT OUTER JOIN t0 AS a01 ON (a00.c3, a01.c0) IN ((a01.c1, a01.c0), (a01.c0, a01.c3), (a01.c2, a00.c3));
+CREATE TABLE t0(c0 INT UNIQUE, c1 BLOB, c2 BOOLEAN, c3)
+----
+INSERT INTO t0 VALUES (-9223372036854775807, -0.0, 9.223372036854775807e18, -2)
+----
+CREATE TABLE t2(c0 INTEGER PRIMARY KEY, c1 BLOB, c2 FLOAT COLLATE RTRIM, c3 VARCHAR(10))
+----
+INSERT OR IGNORE INTO t2 VALUES (-5, 9223372036854775808, X'4142', X'00'), (1, '0', X'FF', '0')
+----
+UPDATE t2 SET c2 = NULL
+----
+SELECT DISTINCT a00.c3, 0.5, min(a00.c3) OVER (PARTITION BY a00.c2 ORDER BY a01.c1 DESC NULLS FIRST) FROM t2 AS a00 LEFT OUTER JOIN t0 AS a01 ON (a00.c3, a01.c0) IN ((a01.c1, a01.c0), (a01.c0, a01.c3), (a01.c2, a00.c3))

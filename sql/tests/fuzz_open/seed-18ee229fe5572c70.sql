@@ -1,0 +1,16 @@
+-- seed 1796411371510246512: Rows at statement 3 (memory store)
+--     sqlite: 0 rows
+--     asadb:  1 rows
+--       [Integer(7)]
+--   shrunk session:
+--     CREATE TABLE t0(c0 DECIMAL(10,2) NOT NULL DEFAULT 0 DEFAULT -1, c1 CLOB, c2 INT);
+--     REPLACE INTO t0 VALUES (CAST(X'41FF42' AS TEXT), -9.3e18, 1234567890123456789012345678901234567890);
+--     UPDATE t0 SET c2 = c1;
+--     SELECT 7 FROM t0 AS a00, t0 AS a01 WHERE (a01.c2, a01.c1) IN ((9.2e18, a00.c1), (a00.c2, a01.c2), (0x10, a00.c1));
+CREATE TABLE t0(c0 DECIMAL(10,2) NOT NULL DEFAULT 0 DEFAULT -1, c1 CLOB, c2 INT)
+----
+REPLACE INTO t0 VALUES (CAST(X'41FF42' AS TEXT), -9.3e18, 1234567890123456789012345678901234567890)
+----
+UPDATE t0 SET c2 = c1
+----
+SELECT 7 FROM t0 AS a00, t0 AS a01 WHERE (a01.c2, a01.c1) IN ((9.2e18, a00.c1), (a00.c2, a01.c2), (0x10, a00.c1))
