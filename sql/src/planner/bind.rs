@@ -812,8 +812,17 @@ impl<'a> Binder<'a> {
             // NULL included, and `x` is never evaluated: SQLite's parser
             // replaces the whole expression by the constant, so a WHERE
             // holding it is a constant term (tested before any row is read).
-            A::In { target: ast::InTarget::List(list), negated, .. } if list.is_empty() => {
-                Expr::Literal(Value::Integer(i64::from(*negated)))
+            // An `x` that calls a function (outside its subqueries) it
+            // keeps as `false AND x` / `true OR x`: resolved — an aggregate
+            // in it is placed, maybe a misuse — and still never evaluated.
+            A::In { expr, target: ast::InTarget::List(list), negated, .. } if list.is_empty() => {
+                let c = Expr::Literal(Value::Integer(i64::from(*negated)));
+                if calls_function(expr) {
+                    let x = Box::new(self.bind_expr(expr)?);
+                    if *negated { Expr::Or(Box::new(c), x) } else { Expr::And(Box::new(c), x) }
+                } else {
+                    c
+                }
             }
             A::In { expr, target: ast::InTarget::List(list), negated, .. } => {
                 let x = match super::rowvalue::operand(self, expr)? {
@@ -1519,6 +1528,41 @@ fn lower_outer(e: Expr, depth: usize) -> Result<Expr> {
         Expr::Outer { depth: d, index } => Ok(Expr::Outer { depth: d - depth, index }),
         e => e.map_children(&mut |c| lower_outer(c, depth)),
     }
+}
+
+/// Whether `e` calls a function outside its subqueries (SQLite's
+/// `EP_HasFunc`; LIKE and GLOB are calls there).
+fn calls_function(e: &ast::Expr) -> bool {
+    use std::ops::ControlFlow;
+    struct Calls {
+        queries: usize,
+    }
+    impl ast::Visitor for Calls {
+        type Break = ();
+        fn pre_visit_query(&mut self, _: &ast::Query) -> ControlFlow<()> {
+            self.queries += 1;
+            ControlFlow::Continue(())
+        }
+        fn post_visit_query(&mut self, _: &ast::Query) -> ControlFlow<()> {
+            self.queries -= 1;
+            ControlFlow::Continue(())
+        }
+        fn pre_visit_expr(&mut self, e: &ast::Expr) -> ControlFlow<()> {
+            let call = matches!(
+                e,
+                ast::Expr::Function(_)
+                    | ast::Expr::Like { .. }
+                    | ast::Expr::ILike { .. }
+                    | ast::Expr::BinaryOp { op: ast::BinaryOperator::Glob, .. }
+            );
+            if call && self.queries == 0 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        }
+    }
+    ast::Visit::visit(e, &mut Calls { queries: 0 }).is_break()
 }
 
 /// `SELECT * FROM name` as an AST.

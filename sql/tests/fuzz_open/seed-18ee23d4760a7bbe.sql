@@ -1,0 +1,18 @@
+-- seed 1796412696787844030: OursFailed at statement 4 (memory store)
+--     sqlite: Affected(0)
+--     asadb:  Err("integer overflow")
+--   shrunk session:
+--     CREATE TABLE t0(c0 INTEGER PRIMARY KEY, c1 CLOB UNIQUE CHECK (c1 IS NULL OR c1 <> 13), c2 INT, c3 TEXT, c4 BLOB);
+--     CREATE TABLE t1(c0 BIGINT, c1 BLOB, c2 DECIMAL(10,2));
+--     INSERT INTO t1 VALUES (9.21e18, '1e5', -9223372036854775808);
+--     CREATE INDEX i2 ON t1(c2 COLLATE NOCASE, c0 DESC);
+--     UPDATE t1 SET c1 = t1.c2 FROM t0 AS o WHERE abs(t1.c2);
+CREATE TABLE t0(c0 INTEGER PRIMARY KEY, c1 CLOB UNIQUE CHECK (c1 IS NULL OR c1 <> 13), c2 INT, c3 TEXT, c4 BLOB)
+----
+CREATE TABLE t1(c0 BIGINT, c1 BLOB, c2 DECIMAL(10,2))
+----
+INSERT INTO t1 VALUES (9.21e18, '1e5', -9223372036854775808)
+----
+CREATE INDEX i2 ON t1(c2 COLLATE NOCASE, c0 DESC)
+----
+UPDATE t1 SET c1 = t1.c2 FROM t0 AS o WHERE abs(t1.c2)

@@ -1,0 +1,15 @@
+-- seed 1796412696787844391: OursSucceeded at statement 3 (memory store)
+--     sqlite: Err("JSON cannot hold BLOB values")
+--     asadb:  Affected(0)
+--   shrunk session:
+--     CREATE TABLE t0(c0 DECIMAL(10,2) DEFAULT 'x', c1 DECIMAL(10,2));
+--     INSERT OR REPLACE INTO t0 VALUES (X'FF', '1');
+--     CREATE TABLE t1(c0 INTEGER PRIMARY KEY, c1 INTEGER COLLATE NOCASE, c2 CLOB, c3 INT DEFAULT -1, UNIQUE (c0, c1));
+--     UPDATE OR IGNORE t1 SET c0 = X'' WHERE c0 IN (SELECT DISTINCT a10.c0 FROM t0 AS a10 WHERE (json_quote(a10.c0) | a10.c1) > a10.c1 GROUP BY a10.c0);
+CREATE TABLE t0(c0 DECIMAL(10,2) DEFAULT 'x', c1 DECIMAL(10,2))
+----
+INSERT OR REPLACE INTO t0 VALUES (X'FF', '1')
+----
+CREATE TABLE t1(c0 INTEGER PRIMARY KEY, c1 INTEGER COLLATE NOCASE, c2 CLOB, c3 INT DEFAULT -1, UNIQUE (c0, c1))
+----
+UPDATE OR IGNORE t1 SET c0 = X'' WHERE c0 IN (SELECT DISTINCT a10.c0 FROM t0 AS a10 WHERE (json_quote(a10.c0) | a10.c1) > a10.c1 GROUP BY a10.c0)

@@ -1,0 +1,12 @@
+-- seed 1796412696787846699: OursFailed at statement 2 (memory store)
+--     sqlite: Done
+--     asadb:  Err("malformed JSON")
+--   shrunk session:
+--     CREATE TABLE t0(c0 BLOB NOT NULL DEFAULT 0 DEFAULT 'x', c1 FLOAT, c2 VARCHAR(10));
+--     INSERT INTO t0 VALUES (1e400, 0xFFFFFFFFFFFFFFFF, 0x7FFFFFFFFFFFFFFF), (1e400, '9223372036854775808', -1), ('', '-1', '[a-c]*'), (2, 'a%', 1e308), ('y', 0.151806728945089886206923794224573882182e-34, 'abc'), (X'FF', 'Abc', 9223372036854775807), ('Müller', 'x', '10');
+--     WITH w AS (SELECT (NULL / (SELECT min(atom) FROM json_tree(a10.c0))), '-1', a10.c2 FROM t0 AS a10) INSERT OR IGNORE INTO t0 SELECT * FROM w ORDER BY 1, 2, 3;
+CREATE TABLE t0(c0 BLOB NOT NULL DEFAULT 0 DEFAULT 'x', c1 FLOAT, c2 VARCHAR(10))
+----
+INSERT INTO t0 VALUES (1e400, 0xFFFFFFFFFFFFFFFF, 0x7FFFFFFFFFFFFFFF), (1e400, '9223372036854775808', -1), ('', '-1', '[a-c]*'), (2, 'a%', 1e308), ('y', 0.151806728945089886206923794224573882182e-34, 'abc'), (X'FF', 'Abc', 9223372036854775807), ('Müller', 'x', '10')
+----
+WITH w AS (SELECT (NULL / (SELECT min(atom) FROM json_tree(a10.c0))), '-1', a10.c2 FROM t0 AS a10) INSERT OR IGNORE INTO t0 SELECT * FROM w ORDER BY 1, 2, 3
