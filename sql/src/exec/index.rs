@@ -33,6 +33,7 @@ pub fn table_scope(t: &Arc<TableDef>) -> Scope {
             hidden: Vec::new(),
             join: crate::planner::JoinKind::Inner,
             func: None,
+            pseudo_row: false,
         }],
         width: t.columns.len() + 1,
     }

@@ -110,6 +110,7 @@ const SCALARS: &[&str] = &[
     "round",
     "rtrim",
     "sign",
+    "soundex",
     "sin",
     "sinh",
     "soundex",

@@ -53,6 +53,7 @@ pub enum Scalar {
     Replace,
     Round,
     Sign,
+    Soundex,
     Substr,
     Substring,
     TypeOf,
@@ -109,6 +110,7 @@ const TABLE: &[(&str, Scalar, Arity)] = {
         ("replace", S::Replace, |n| n == 3),
         ("round", S::Round, |n| n == 1 || n == 2),
         ("sign", S::Sign, |n| n == 1),
+        ("soundex", S::Soundex, |n| n == 1),
         ("substr", S::Substr, |n| n == 2 || n == 3),
         ("substring", S::Substring, |n| n == 2 || n == 3),
         ("typeof", S::TypeOf, |n| n == 1),
@@ -229,6 +231,9 @@ impl Scalar {
             S::Replace => Ok(replace(&args[0], &args[1], &args[2])),
             S::Round => Ok(round(&args[0], args.get(1))),
             S::Sign => Ok(sign(&args[0])),
+            S::Soundex => {
+                Ok(Value::Text(soundex(&args[0].text_bytes().unwrap_or_default()).into()))
+            }
             S::Substr | S::Substring => Ok(substr(&args[0], &args[1], args.get(2))),
             S::TypeOf => Ok(Value::Text((args[0].type_name().to_owned()).into())),
             S::Unicode => Ok(match args[0].text_bytes() {
@@ -703,6 +708,42 @@ fn sign(v: &Value) -> Value {
     } else {
         0
     })
+}
+
+/// `soundex(x)` (SQLite's soundexFunc, built with SQLITE_SOUNDEX as the
+/// SQLite we follow is): the first ASCII letter upper-cased, then the
+/// codes of the letters after it, a run of one code once, to four
+/// characters padded with `0`; `?000` without an ASCII letter (NULL too).
+/// Bytes past 0x7F count as the ASCII code of their low seven bits, as
+/// in SQLite.
+fn soundex(z: &[u8]) -> String {
+    // A..Z; the same for a..z.
+    const CODE: &[u8; 26] = b"01230120022455012623010202";
+    let code = |b: u8| {
+        let c = (b & 0x7f).to_ascii_uppercase();
+        if c.is_ascii_uppercase() { CODE[usize::from(c - b'A')] - b'0' } else { 0 }
+    };
+    let z = c_str(z);
+    let Some(first) = z.iter().position(|b| b.is_ascii_alphabetic()) else {
+        return "?000".into();
+    };
+    let mut out = vec![z[first].to_ascii_uppercase()];
+    let mut prev = code(z[first]);
+    for &b in &z[first..] {
+        if out.len() == 4 {
+            break;
+        }
+        match code(b) {
+            0 => prev = 0,
+            c if c != prev => {
+                prev = c;
+                out.push(b'0' + c);
+            }
+            _ => {}
+        }
+    }
+    out.resize(4, b'0');
+    String::from_utf8(out).unwrap_or_default()
 }
 
 fn substr(v: &Value, start: &Value, len: Option<&Value>) -> Value {

@@ -84,6 +84,10 @@ pub struct ScopeTable {
     /// The table-valued function the relation is (its `value` column may
     /// carry the JSON subtype).
     pub func: Option<crate::func::TableFunc>,
+    /// A row that is no FROM source (an upsert's `excluded`): SQLite's
+    /// `sqlite3ReferencesSrcList` finds no table for its columns, so an
+    /// aggregate naming only them belongs to the query it is written in.
+    pub pseudo_row: bool,
 }
 
 impl ScopeTable {
@@ -167,7 +171,7 @@ pub struct Binder<'a> {
     pub query_depth: usize,
     /// Output aliases of the SELECT being bound, a fallback for names in
     /// HAVING and ORDER BY expressions (as SQLite allows).
-    pub aliases: Vec<(String, Expr)>,
+    pub aliases: Vec<(String, Expr, Option<String>)>,
     /// The statement's text, for result column names as written.
     pub source: Option<Arc<str>>,
     /// Collects the places that name one column of one table, as the
@@ -384,6 +388,7 @@ impl<'a> Binder<'a> {
             // (RIGHT: the right-most), or with a FULL join the first
             // non-NULL of all of them, as SQLite resolves it.
             let mut found: Vec<usize> = Vec::new();
+            let mut pseudo = false;
             let mut ambiguous = false;
             for t in &self.scopes[level].tables {
                 if qual.is_some_and(|q| !q.eq_ignore_ascii_case(&t.name)) {
@@ -420,6 +425,7 @@ impl<'a> Binder<'a> {
                     ambiguous = true;
                 }
                 found = vec![t.offset + i];
+                pseudo = t.pseudo_row;
             }
             if ambiguous {
                 return Err(Error::InvalidInput(format!("ambiguous column name: {name}")));
@@ -431,7 +437,7 @@ impl<'a> Binder<'a> {
                 }
                 return Ok(Some(self.using_coalesce(args)));
             }
-            if !found.is_empty() {
+            if !found.is_empty() && !pseudo {
                 self.referenced(level);
             }
             if let Some(&index) = found.first() {
@@ -665,7 +671,13 @@ impl<'a> Binder<'a> {
                 }
                 None if self.aliases.iter().any(|a| a.0.eq_ignore_ascii_case(&id.value)) => {
                     let a = self.aliases.iter().find(|a| a.0.eq_ignore_ascii_case(&id.value));
-                    a.expect("checked").1.clone()
+                    let (_, x, window_agg) = a.expect("checked");
+                    // A copy of the column out of the window call that
+                    // allowed its aggregate (see `OutCol::window_agg`).
+                    if let Some(name) = window_agg {
+                        return Err(Error::InvalidInput(format!("misuse of aggregate: {name}()")));
+                    }
+                    x.clone()
                 }
                 // SQLite: a double-quoted name that matches no column is a string.
                 None if id.quote_style == Some('"') => {

@@ -354,6 +354,7 @@ pub(super) fn scope_of(rels: &[Rel]) -> Scope {
                 Source::Func { func, .. } => Some(*func),
                 _ => None,
             },
+            pseudo_row: false,
         })
         .collect();
     Scope { tables, width: rels.iter().map(Rel::width).sum() }

@@ -315,6 +315,20 @@ pub(super) struct OutCol {
     pub(super) coll: Option<Collation>,
     /// The `AS` alias, if any.
     pub(super) alias: Option<String>,
+    /// An aggregate of this level that a subquery in a window call's
+    /// arguments here holds (allowed there): an ORDER BY naming this
+    /// column copies the call out of the window, where it is a misuse.
+    pub(super) window_agg: Option<String>,
+}
+
+/// The first aggregate placed in the current level from inside a window
+/// call's arguments or window since `from` (an index into `outer_placed`).
+fn window_agg_since(b: &Binder, from: usize) -> Option<String> {
+    let level = b.scopes.len() - 1;
+    b.outer_placed[from.min(b.outer_placed.len())..]
+        .iter()
+        .find(|(l, _, in_window)| *l == level && *in_window)
+        .map(|(_, name, _)| name.clone())
 }
 
 /// SQLite's rule for a level with window functions: an aggregate of its
@@ -477,7 +491,10 @@ pub(super) fn plan_select_in_scope(
     }
     let out = projection?;
     let n = out.len();
-    b.aliases = out.iter().filter_map(|o| Some((o.alias.clone()?, o.expr.clone()))).collect();
+    b.aliases = out
+        .iter()
+        .filter_map(|o| Some((o.alias.clone()?, o.expr.clone(), o.window_agg.clone())))
+        .collect();
 
     // HAVING (no window functions there).
     let wins_so_far = b.wins.take();
@@ -524,7 +541,14 @@ pub(super) fn plan_select_in_scope(
             _ => None,
         };
         let (k, x) = match pos {
-            Some(k) => (k, out[k].expr.clone()),
+            Some(k) => {
+                // SQLite copies the named column's expression into the
+                // ORDER BY, out of the window call that allowed it.
+                if let Some(name) = &out[k].window_agg {
+                    return Err(Error::InvalidInput(format!("misuse of aggregate: {name}()")));
+                }
+                (k, out[k].expr.clone())
+            }
             None => {
                 let x = b.bind_expr(&o.expr)?;
                 // The key's COLLATE goes into the sort key, so the value
@@ -815,7 +839,9 @@ fn bind_projection(b: &mut Binder, s: &ast::Select, rels: &[Rel]) -> Result<Vec<
                 push_rel_columns(b, r, &mut out, true);
             }
             ast::SelectItem::UnnamedExpr(e) => {
+                let placed = b.outer_placed.len();
                 let x = b.bind_expr(e)?;
+                let window_agg = window_agg_since(b, placed);
                 let name = match e {
                     ast::Expr::Identifier(id) => column_name(b, &x).unwrap_or(id.value.clone()),
                     ast::Expr::CompoundIdentifier(p) => column_name(b, &x)
@@ -831,9 +857,11 @@ fn bind_projection(b: &mut Binder, s: &ast::Select, rels: &[Rel]) -> Result<Vec<
                     expr: x,
                     name,
                     alias: None,
+                    window_agg,
                 });
             }
             ast::SelectItem::ExprWithAlias { expr, alias } => {
+                let placed = b.outer_placed.len();
                 let x = b.bind_expr(expr)?;
                 out.push(OutCol {
                     aff: b.aff(&x),
@@ -841,6 +869,7 @@ fn bind_projection(b: &mut Binder, s: &ast::Select, rels: &[Rel]) -> Result<Vec<
                     expr: x,
                     name: alias.value.clone(),
                     alias: Some(alias.value.clone()),
+                    window_agg: window_agg_since(b, placed),
                 });
             }
             other => return Err(Error::Unsupported(format!("select item {other}"))),
@@ -875,6 +904,7 @@ pub(super) fn push_rel_columns(b: &Binder, r: &Rel, out: &mut Vec<OutCol>, quali
             expr: x,
             name: c.0.clone(),
             alias: None,
+            window_agg: None,
         });
     }
 }

@@ -112,6 +112,16 @@ impl Gen {
         cat(vec![t("CASE WHEN json_valid("), e.clone(), t(") THEN "), e, t(" END")])
     }
 
+    /// A value for JSON to hold: inside a join, NULL instead of a BLOB
+    /// ("JSON cannot hold BLOB values" is raised or not by SQLite's plan,
+    /// like a malformed document, see [`Self::json_literal`]).
+    pub fn json_held(&mut self, e: Sql) -> Sql {
+        if self.json_wellformed == 0 {
+            return e;
+        }
+        cat(vec![t("CASE WHEN typeof("), e.clone(), t(") <> 'blob' THEN "), e, t(" END")])
+    }
+
     /// A JSON document: mostly a literal one, sometimes built, sometimes
     /// whatever a column or expression holds.
     fn json_doc(&mut self, depth: usize, scope: &Scope, outer: &Scope) -> Sql {
@@ -124,6 +134,7 @@ impl Gen {
                 let d = self.json_doc(depth - 1, scope, outer);
                 let p = self.json_path();
                 let v = self.expr(depth - 1, scope, outer);
+                let v = self.json_held(v);
                 let f = *self.rng.pick(&["json_set", "json_insert", "json_replace"]);
                 cat(vec![t(format!("{f}(")), d, t(", "), p, t(", "), v, t(")")])
             }
@@ -166,7 +177,8 @@ impl Gen {
             let d = t(self.json_literal());
             cat(vec![t("json("), d, t(")")])
         } else {
-            self.expr(depth, scope, outer)
+            let e = self.expr(depth, scope, outer);
+            self.json_held(e)
         }
     }
 
@@ -209,6 +221,7 @@ impl Gen {
             12 | 13 => self.json_build(d, scope, outer),
             14 => {
                 let v = self.expr(d, scope, outer);
+                let v = self.json_held(v);
                 cat(vec![t("json_quote("), v, t(")")])
             }
             _ => {

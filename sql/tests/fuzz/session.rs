@@ -862,6 +862,7 @@ impl Gen {
             ""
         };
         let sep = if name == "group_concat" && self.rng.pct(40) { ", '|'" } else { "" };
+        let arg = if name == "json_group_array" { self.json_held(arg) } else { arg };
         let f = self.agg_filter(scope, outer);
         if ORDER_DEPENDENT_AGGS.contains(&name) {
             // The order rows reach an aggregate is arbitrary (SQLite's

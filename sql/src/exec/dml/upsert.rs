@@ -201,6 +201,7 @@ fn upsert_scope(t: &Arc<TableDef>, name: &str) -> Scope {
     s.tables[0].name = name.to_string();
     let mut ex = s.tables[0].clone();
     ex.name = "excluded".into();
+    ex.pseudo_row = true;
     ex.offset = s.width;
     // Only `excluded.x` reaches the row that was to be inserted.
     ex.hidden = t.columns.iter().map(|c| c.name.clone()).collect();
