@@ -7,8 +7,10 @@
 //! - an aggregate with `FILTER (WHERE …)` sees only the rows the filter
 //!   accepts;
 //! - the *bare row* — what the group's key columns and any bare column
-//!   read — is the group's first row, replaced by every row that strictly
-//!   improves the query's last `min()`/`max()` aggregate;
+//!   read — is the group's first row, replaced by every row whose last
+//!   `min()`/`max()` step (SQLite's `regHit`) strictly improves it or
+//!   meets a NULL while it has no value yet; a row their FILTER rejects
+//!   moves nothing;
 //! - an aggregate written with `ORDER BY` inside its call
 //!   (`group_concat(x ORDER BY y)`) keeps its group's inputs (sort keys and
 //!   arguments) and folds them in that order when the group ends: held in
@@ -36,8 +38,6 @@ pub(super) struct Spec {
     pub(super) keys: Vec<Expr>,
     pub(super) key_colls: Vec<Collation>,
     pub(super) aggs: Vec<AggCall>,
-    /// The aggregate whose improvements move the bare row.
-    pub(super) minmax: Option<usize>,
 }
 
 impl Spec {
@@ -127,8 +127,9 @@ pub(super) struct OrderedInput {
 impl Group {
     /// Folds `row` into the group.
     fn step(&mut self, spec: &Spec, row: Row, cx: &Context) -> Result<()> {
-        let mut improved = false;
         let mut args = Vec::new();
+        // Whether the row moves the bare row (SQLite's `regHit`).
+        let mut hit = false;
         for (i, (a, call)) in self.states.iter_mut().zip(&spec.aggs).enumerate() {
             if let Some(f) = &call.filter
                 && !f.is_true(&row, cx)?
@@ -177,13 +178,15 @@ impl Group {
                     &args
                 }
             };
-            if spec.minmax == Some(i) {
-                improved = a.step_improves(args)?;
+            // Every min()/max() the row reaches sets the one register, the
+            // last of them deciding (their FILTER or DISTINCT may skip them).
+            if call.is_min_max() {
+                hit = a.step_improves(args)?;
             } else {
                 a.step(args)?;
             }
         }
-        if self.bare.is_empty() || improved {
+        if self.bare.is_empty() || hit {
             self.bare = row;
         }
         Ok(())

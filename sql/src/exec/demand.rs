@@ -345,7 +345,6 @@ mod tests {
                 coll: Collation::Binary,
                 order: Vec::new(),
             }],
-            minmax: None,
             always_one: false,
             width: 6,
         };

@@ -256,14 +256,13 @@ fn build_for(node: &Node, demand: &Demand) -> Box<dyn Operator> {
         Node::Project { input, exprs } => {
             Box::new(ProjectOp { input: build(input), exprs: exprs.clone(), moves: moves(exprs) })
         }
-        Node::Aggregate { input, keys, key_colls, aggs, minmax, always_one, width } => {
+        Node::Aggregate { input, keys, key_colls, aggs, always_one, width } => {
             Box::new(AggregateOp {
                 input: Some(build(input)),
                 spec: Arc::new(Spec {
                     keys: keys.clone(),
                     key_colls: key_colls.clone(),
                     aggs: aggs.clone(),
-                    minmax: *minmax,
                 }),
                 always_one: *always_one,
                 width: *width,

@@ -287,7 +287,9 @@ impl Aggregate {
             Kind::MinMax { best, max, last_tie } => {
                 let v = &args[0];
                 if v.is_null() {
-                    return Ok(false);
+                    // minmaxStep skips the bare columns' load on a NULL
+                    // only once it has a value.
+                    return Ok(best.is_none());
                 }
                 let replace = match best {
                     None => true,

@@ -582,7 +582,7 @@ pub fn plan_table_scan_as(
     let r = (|| {
         let mut cs = Vec::new();
         if let Some(w) = selection {
-            conjuncts(b.bind_expr(w)?, &mut cs);
+            conjuncts(b.bind_terms(w)?, &mut cs);
         }
         let local: Vec<Expr> = cs.iter().filter(|c| !c.has_subquery()).cloned().collect();
         let (access, _) = choose_access(b, t, &local);

@@ -189,6 +189,9 @@ pub struct Binder<'a> {
     /// reference resolved since names, subqueries included. Where the call
     /// belongs follows from it (`place_aggregate`).
     agg_refs: Vec<BTreeSet<usize>>,
+    /// Set while binding the top-level AND chain of a WHERE or ON (see
+    /// [`Binder::bind_terms`]), taken by the next [`Binder::bind_expr`].
+    terms: bool,
 }
 
 /// What [`Binder::rewind`] restores: the state a binding adds to that
@@ -350,6 +353,7 @@ impl<'a> Binder<'a> {
             watch_hit: false,
             depth: 0,
             agg_refs: Vec::new(),
+            terms: false,
         }
     }
 
@@ -610,6 +614,17 @@ impl<'a> Binder<'a> {
         c.unwrap_or(Collation::Binary)
     }
 
+    /// Binds a WHERE or ON: as [`Self::bind_expr`], but its top-level
+    /// AND chain is kept whole, each conjunct a term of its own, as
+    /// SQLite's `whereSplit` makes them before any term is simplified
+    /// (`x AND 0` there still codes `x`; see [`Self::binary`]).
+    pub fn bind_terms(&mut self, e: &ast::Expr) -> Result<Expr> {
+        self.terms = true;
+        let r = self.bind_expr(e);
+        self.terms = false;
+        r
+    }
+
     pub fn bind_expr(&mut self, e: &ast::Expr) -> Result<Expr> {
         if self.depth >= MAX_EXPR_DEPTH {
             return Err(Error::TooLarge(format!(
@@ -663,6 +678,27 @@ impl<'a> Binder<'a> {
 
     fn bind_expr_at_depth(&mut self, e: &ast::Expr) -> Result<Expr> {
         use ast::Expr as A;
+        let terms = std::mem::take(&mut self.terms);
+        if terms {
+            // The top-level AND chain of a WHERE/ON: parentheses make no
+            // node, every conjunct is a term.
+            match e {
+                A::Nested(x) => {
+                    self.terms = true;
+                    return self.bind_expr(x);
+                }
+                A::BinaryOp { left, op: ast::BinaryOperator::And, right }
+                    if !parse_folds_and(left, right) =>
+                {
+                    self.terms = true;
+                    let l = self.bind_expr(left)?;
+                    self.terms = true;
+                    let r = self.bind_expr(right)?;
+                    return Ok(Expr::And(Box::new(l), Box::new(r)));
+                }
+                _ => {}
+            }
+        }
         Ok(match e {
             A::Identifier(id) => match self.resolve(None, &id.value)? {
                 Some(x) => {
@@ -825,14 +861,22 @@ impl<'a> Binder<'a> {
             // replaces the whole expression by the constant, so a WHERE
             // holding it is a constant term (tested before any row is read).
             // An `x` that calls a function (outside its subqueries) it
-            // keeps as `false AND x` / `true OR x`: resolved — an aggregate
-            // in it is placed, maybe a misuse — and still never evaluated.
+            // keeps as `false AND x` / `true OR x`, which the code
+            // generator simplifies to the constant: `x` is resolved, never
+            // evaluated (see `and_or`) — unless `false AND x` is a WHERE's
+            // top-level conjunct, split into the terms `false` and `x`
+            // before that, so `x` is coded: an aggregate in it is placed
+            // there, maybe a misuse (the constant term still keeps it from
+            // being evaluated).
             A::In { expr, target: ast::InTarget::List(list), negated, .. } if list.is_empty() => {
                 let c = Expr::Literal(Value::Integer(i64::from(*negated)));
-                if calls_function(expr) {
+                if !calls_function(expr) {
+                    c
+                } else if terms && !*negated {
                     let x = Box::new(self.bind_expr(expr)?);
-                    if *negated { Expr::Or(Box::new(c), x) } else { Expr::And(Box::new(c), x) }
+                    Expr::And(Box::new(c), x)
                 } else {
+                    self.bind_dead(expr)?;
                     c
                 }
             }
@@ -1043,6 +1087,9 @@ impl<'a> Binder<'a> {
         use ast::BinaryOperator as B;
         let comparison =
             matches!(op, B::Eq | B::NotEq | B::Lt | B::LtEq | B::Gt | B::GtEq | B::Is | B::IsNot);
+        if matches!(op, B::And | B::Or) {
+            return self.and_or(left, matches!(op, B::And), right);
+        }
         let (l, r) = if comparison {
             match (rowvalue::operand(self, left)?, rowvalue::operand(self, right)?) {
                 (Operand::Scalar(l), Operand::Scalar(r)) => (l, r),
@@ -1074,8 +1121,6 @@ impl<'a> Binder<'a> {
             B::LtEq => cmp(self, CmpOp::Le, l, r),
             B::Gt => cmp(self, CmpOp::Gt, l, r),
             B::GtEq => cmp(self, CmpOp::Ge, l, r),
-            B::And => Expr::And(Box::new(l), Box::new(r)),
-            B::Or => Expr::Or(Box::new(l), Box::new(r)),
             B::Is | B::IsNot => {
                 let aff = vals::comparison_affinity(self.aff(&l), self.aff(&r));
                 let coll = self.comparison_coll(&l, &r);
@@ -1342,6 +1387,48 @@ impl<'a> Binder<'a> {
         Ok(Expr::Call { func, args, coll })
     }
 
+    /// `left AND right` (`and`) or `left OR right`, simplified as SQLite's
+    /// code generator simplifies it (`sqlite3ExprSimplifiedAndOr`): with a
+    /// side that is always false (AND) or always true (OR) the result is
+    /// that constant and the other side is never evaluated — bound, so its
+    /// names must resolve, but an aggregate it would place where none is
+    /// allowed is no misuse there (it is never coded).
+    fn and_or(&mut self, left: &ast::Expr, and: bool, right: &ast::Expr) -> Result<Expr> {
+        if and && parse_folds_and(left, right) {
+            return Ok(Expr::Literal(Value::Integer(0)));
+        }
+        let decides = |e: &ast::Expr| always(e) == Some(!and);
+        let constant = Expr::Literal(Value::Integer(i64::from(!and)));
+        if decides(left) {
+            self.bind_dead(left)?;
+            self.bind_dead(right)?;
+            return Ok(constant);
+        }
+        if decides(right) {
+            self.bind_dead(left)?;
+            self.bind_dead(right)?;
+            return Ok(constant);
+        }
+        let l = self.bind_expr(left)?;
+        let r = self.bind_expr(right)?;
+        Ok(if and {
+            Expr::And(Box::new(l), Box::new(r))
+        } else {
+            Expr::Or(Box::new(l), Box::new(r))
+        })
+    }
+
+    /// Binds `e`, which is never evaluated, for its errors only: names
+    /// must resolve, but an aggregate it places in a level that allows
+    /// none is no misuse (never coded, SQLite raises nothing).
+    fn bind_dead(&mut self, e: &ast::Expr) -> Result<()> {
+        let level = self.scopes.len();
+        self.unevaluated.push(level);
+        let r = self.bind_expr(e);
+        self.unevaluated.pop();
+        r.map(|_| ())
+    }
+
     /// Notes, for the aggregate calls being bound, a column reference
     /// that resolved at scope `level`.
     fn referenced(&mut self, level: usize) {
@@ -1539,6 +1626,69 @@ fn lower_outer(e: Expr, depth: usize) -> Result<Expr> {
         Expr::Outer { depth: d, index } if d == depth => Ok(Expr::Column(index)),
         Expr::Outer { depth: d, index } => Ok(Expr::Outer { depth: d - depth, index }),
         e => e.map_children(&mut |c| lower_outer(c, depth)),
+    }
+}
+
+/// Whether SQLite's parser replaces `left AND right` by `0` before any
+/// name in it is resolved (`sqlite3ExprAnd`): one side is a false
+/// constant leaf and neither calls a function.
+fn parse_folds_and(left: &ast::Expr, right: &ast::Expr) -> bool {
+    (false_leaf(left) || false_leaf(right)) && !calls_function(left) && !calls_function(right)
+}
+
+/// An expression SQLite's parser leaves as a false constant node
+/// (`EP_IsFalse`): `0`, FALSE, `x IN ()` with no call in `x`, or an AND
+/// it folded to `0`.
+fn false_leaf(e: &ast::Expr) -> bool {
+    use ast::Expr as A;
+    match e {
+        A::Nested(x) => false_leaf(x),
+        A::Value(v) => match &v.value {
+            ast::Value::Boolean(b) => !*b,
+            ast::Value::Number(s, _) => s.parse::<i64>().ok() == Some(0),
+            _ => false,
+        },
+        A::In { expr, target: ast::InTarget::List(list), negated: false, .. } => {
+            list.is_empty() && !calls_function(expr)
+        }
+        A::BinaryOp { left, op: ast::BinaryOperator::And, right } => parse_folds_and(left, right),
+        _ => false,
+    }
+}
+
+/// The truth `e` always has as SQLite's `ExprAlwaysTrue`/`ExprAlwaysFalse`
+/// see it after `sqlite3ExprSimplifiedAndOr`: an integer literal (true
+/// unless 0), TRUE/FALSE, `x IN ()` / `x NOT IN ()`, and AND/OR of such;
+/// `None` for anything else.
+fn always(e: &ast::Expr) -> Option<bool> {
+    use ast::Expr as A;
+    match e {
+        A::Nested(x) => always(x),
+        A::Value(v) => match &v.value {
+            ast::Value::Boolean(b) => Some(*b),
+            ast::Value::Number(s, _) => s.parse::<i64>().ok().map(|i| i != 0),
+            _ => None,
+        },
+        A::In { target: ast::InTarget::List(list), negated, .. } if list.is_empty() => {
+            Some(*negated)
+        }
+        A::BinaryOp { left, op: ast::BinaryOperator::And, right } => {
+            match (always(left), always(right)) {
+                (Some(false), _) | (_, Some(false)) => Some(false),
+                (Some(true), r) => r,
+                (l, Some(true)) => l,
+                _ => None,
+            }
+        }
+        A::BinaryOp { left, op: ast::BinaryOperator::Or, right } => {
+            match (always(left), always(right)) {
+                (Some(true), _) | (_, Some(true)) => Some(true),
+                (Some(false), r) => r,
+                (l, Some(false)) => l,
+                _ => None,
+            }
+        }
+        _ => None,
     }
 }
 

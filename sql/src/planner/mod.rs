@@ -344,14 +344,13 @@ pub enum Node {
     /// (one group for no keys and no input when `always_one`); output:
     /// the keys, the group's *bare row* (an input row), then the
     /// aggregates: `keys ++ bare row ++ aggregates`. The bare row is the
-    /// group's first row, replaced by each row that strictly improves the
-    /// aggregate `minmax` (the last min()/max() call), as in SQLite.
+    /// group's first row, replaced by each row the last min()/max() call
+    /// it reaches moves it to, as in SQLite (see `exec::aggregate`).
     Aggregate {
         input: Box<Node>,
         keys: Vec<Expr>,
         key_colls: Vec<Collation>,
         aggs: Vec<AggCall>,
-        minmax: Option<usize>,
         always_one: bool,
         width: usize,
     },

@@ -386,13 +386,13 @@ pub(super) fn plan_select_in_scope(
     // WHERE and join conditions.
     let mut where_c = Vec::new();
     if let Some(w) = &s.selection {
-        conjuncts(b.bind_expr(w)?, &mut where_c);
+        conjuncts(b.bind_terms(w)?, &mut where_c);
     }
     let mut on_c: Vec<Vec<Expr>> = vec![Vec::new(); rels.len()];
     for i in 0..rels.len() {
         let mut cs = Vec::new();
         if let Some(on) = rels[i].on.clone() {
-            conjuncts(b.bind_expr(&on)?, &mut cs);
+            conjuncts(b.bind_terms(&on)?, &mut cs);
         }
         let mut names = rels[i].using.clone();
         if rels[i].natural {
@@ -691,7 +691,6 @@ pub(super) fn plan_select_in_scope(
             input: Box::new(node),
             keys: group.clone(),
             key_colls,
-            minmax: aggs.iter().rposition(super::AggCall::is_min_max),
             aggs: aggs.clone(),
             always_one: group.is_empty(),
             width,

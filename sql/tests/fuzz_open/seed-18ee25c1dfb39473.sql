@@ -1,0 +1,29 @@
+-- seed 1796414815979410547: Rows at statement 4 (memory store)
+--     sqlite: 5 rows
+--       [Real(0.0), Real(0.0)]
+--       [Real(-9.223372036854776e18), Real(-9.223372036854776e18)]
+--       [Real(9.223372036854776e18), Real(9.223372036854776e18)]
+--       [Real(3.0), Real(3.0)]
+--       [Real(7.0), Real(7.0)]
+--     asadb:  6 rows
+--       [Real(0.0), Real(0.0)]
+--       [Real(-9.223372036854776e18), Real(-9.223372036854776e18)]
+--       [Real(9.223372036854776e18), Real(9.223372036854776e18)]
+--       [Real(-9.223372036854776e18), Real(-9.223372036854776e18)]
+--       [Real(3.0), Real(3.0)]
+--       [Real(7.0), Real(7.0)]
+--   shrunk session:
+--     CREATE TABLE t0(c0 CLOB, c1 FLOAT, c2 INT, c3 NUMERIC);
+--     INSERT INTO t0 VALUES (9210000000000000000, 7, 'X', -5), (0x10, -9223372036854775807, 'y', 100), (0x10, 'x', X'00', X'FF'), ('1', 1.0, '1 ', -9223372036854775807);
+--     CREATE TABLE t1(c0 FLOAT, c1 FLOAT);
+--     INSERT INTO t1 VALUES (CAST(X'41FF42' AS TEXT), 0.0), (5, -9223372036854775808), (-1e308, 9223372036854775807), (0, -9223372036854775807), (-1, 3), (4294967296, 7);
+--     SELECT a00.c1, a00.c1 FROM t1 AS a00 WHERE a00.c1 NOT IN (SELECT quote(iif(a00.c0, 10, a10.c3)) FROM t0 AS a10);
+CREATE TABLE t0(c0 CLOB, c1 FLOAT, c2 INT, c3 NUMERIC)
+----
+INSERT INTO t0 VALUES (9210000000000000000, 7, 'X', -5), (0x10, -9223372036854775807, 'y', 100), (0x10, 'x', X'00', X'FF'), ('1', 1.0, '1 ', -9223372036854775807)
+----
+CREATE TABLE t1(c0 FLOAT, c1 FLOAT)
+----
+INSERT INTO t1 VALUES (CAST(X'41FF42' AS TEXT), 0.0), (5, -9223372036854775808), (-1e308, 9223372036854775807), (0, -9223372036854775807), (-1, 3), (4294967296, 7)
+----
+SELECT a00.c1, a00.c1 FROM t1 AS a00 WHERE a00.c1 NOT IN (SELECT quote(iif(a00.c0, 10, a10.c3)) FROM t0 AS a10)

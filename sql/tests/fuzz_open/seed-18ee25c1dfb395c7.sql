@@ -1,0 +1,12 @@
+-- seed 1796414815979410887: OursSucceeded at statement 2 (memory store)
+--     sqlite: Err("misuse of aggregate: count() in SELECT 'abc', a00.c1, max((SELECT count(NULL) FILTER (WHERE EXISTS (SELECT (9.223372036854775807e18 << (a02.c0 << a02.c1)) AS \"x0\" FROM json_each('{a:1,b:[0x10,.5,],}') AS a10)) FROM t0 AS a10)) OVER () FROM t1 AS a00 RIGHT JOIN t1 AS a01 ON NULL JOIN t1 AS a02 ON a01.c0 = a02.c1 EXCEPT SELECT a10.c1, count(*), sum(a10.c0) FROM t0 AS a10 GROUP BY a10.c1 ORDER BY 1 DESC, 2, 3 DESC LIMIT 0 at offset 34")
+--     asadb:  0 rows
+--   shrunk session:
+--     CREATE TABLE t0(c0 INTEGER PRIMARY KEY, c1 BIGINT CHECK (c1 IS NULL OR c1 <> 13));
+--     CREATE TABLE t1(c0 VARCHAR(10) COLLATE NOCASE, c1, c2 VARCHAR(10), c3 BIGINT UNIQUE);
+--     SELECT 'abc', a00.c1, max((SELECT count(NULL) FILTER (WHERE EXISTS (SELECT (9.223372036854775807e18 << (a02.c0 << a02.c1)) AS "x0" FROM json_each('{a:1,b:[0x10,.5,],}') AS a10)) FROM t0 AS a10)) OVER () FROM t1 AS a00 RIGHT JOIN t1 AS a01 ON NULL JOIN t1 AS a02 ON a01.c0 = a02.c1 EXCEPT SELECT a10.c1, count(*), sum(a10.c0) FROM t0 AS a10 GROUP BY a10.c1 ORDER BY 1 DESC, 2, 3 DESC LIMIT 0;
+CREATE TABLE t0(c0 INTEGER PRIMARY KEY, c1 BIGINT CHECK (c1 IS NULL OR c1 <> 13))
+----
+CREATE TABLE t1(c0 VARCHAR(10) COLLATE NOCASE, c1, c2 VARCHAR(10), c3 BIGINT UNIQUE)
+----
+SELECT 'abc', a00.c1, max((SELECT count(NULL) FILTER (WHERE EXISTS (SELECT (9.223372036854775807e18 << (a02.c0 << a02.c1)) AS "x0" FROM json_each('{a:1,b:[0x10,.5,],}') AS a10)) FROM t0 AS a10)) OVER () FROM t1 AS a00 RIGHT JOIN t1 AS a01 ON NULL JOIN t1 AS a02 ON a01.c0 = a02.c1 EXCEPT SELECT a10.c1, count(*), sum(a10.c0) FROM t0 AS a10 GROUP BY a10.c1 ORDER BY 1 DESC, 2, 3 DESC LIMIT 0

@@ -1,0 +1,26 @@
+-- seed 1796414815979415913: Rows at statement 6 (memory store)
+--     sqlite: 1 rows
+--       [Blob([65, 66]), Integer(0), Text("%b%")]
+--     asadb:  1 rows
+--       [Blob([65, 66]), Integer(0), Text("a ")]
+--   shrunk session:
+--     CREATE TABLE t0(c0 TEXT NOT NULL DEFAULT 0 CHECK (c0 IS NULL OR c0 <> 13), c1 NUMERIC, c2 NUMERIC CHECK (c2 IS NULL OR c2 <> 13), c3 DOUBLE, c4 INTEGER, UNIQUE (c0, c1));
+--     INSERT OR REPLACE INTO t0 VALUES ('', 0x10, 1e3, 8, 9210000000000000000), ('10', '1', -9.3e18, X'4142', '10');
+--     REPLACE INTO t0 VALUES (NULL, X'4142', 'b', 7, 1), ('x', X'C3A7', '10', 'a ', CAST(X'C3' AS TEXT)), ('x', 5, -2, -2, 'A'), (-1, 'abc', 'y', X'41', X''), (9210000000000000000, 1234567890123456789012345678901234567890, 2, 'A', 3), (1e3, 1e400, -2.5, 'a%', -1e308);
+--     INSERT OR IGNORE INTO t0 VALUES (0xFFFFFFFFFFFFFFFF, '1 ', '10', '%b%', 7);
+--     CREATE TABLE t1(c0 INTEGER PRIMARY KEY, c1 REAL, c2 TEXT, c3 BLOB, c4 INT);
+--     REPLACE INTO t1 VALUES (-2, 1, 1e-308, 'b', 'y');
+--     SELECT a01.c3, ((SELECT max(DISTINCT (a02.c4 & '*')) FROM t0 AS a10) COLLATE NOCASE), a00.c3 FROM t0 AS a00 INNER JOIN t0 AS a01 ON a00.c2 = a01.c4 CROSS JOIN t1 AS a02 ORDER BY 1, 2 DESC, 3;
+CREATE TABLE t0(c0 TEXT NOT NULL DEFAULT 0 CHECK (c0 IS NULL OR c0 <> 13), c1 NUMERIC, c2 NUMERIC CHECK (c2 IS NULL OR c2 <> 13), c3 DOUBLE, c4 INTEGER, UNIQUE (c0, c1))
+----
+INSERT OR REPLACE INTO t0 VALUES ('', 0x10, 1e3, 8, 9210000000000000000), ('10', '1', -9.3e18, X'4142', '10')
+----
+REPLACE INTO t0 VALUES (NULL, X'4142', 'b', 7, 1), ('x', X'C3A7', '10', 'a ', CAST(X'C3' AS TEXT)), ('x', 5, -2, -2, 'A'), (-1, 'abc', 'y', X'41', X''), (9210000000000000000, 1234567890123456789012345678901234567890, 2, 'A', 3), (1e3, 1e400, -2.5, 'a%', -1e308)
+----
+INSERT OR IGNORE INTO t0 VALUES (0xFFFFFFFFFFFFFFFF, '1 ', '10', '%b%', 7)
+----
+CREATE TABLE t1(c0 INTEGER PRIMARY KEY, c1 REAL, c2 TEXT, c3 BLOB, c4 INT)
+----
+REPLACE INTO t1 VALUES (-2, 1, 1e-308, 'b', 'y')
+----
+SELECT a01.c3, ((SELECT max(DISTINCT (a02.c4 & '*')) FROM t0 AS a10) COLLATE NOCASE), a00.c3 FROM t0 AS a00 INNER JOIN t0 AS a01 ON a00.c2 = a01.c4 CROSS JOIN t1 AS a02 ORDER BY 1, 2 DESC, 3
