@@ -38,17 +38,33 @@ pub(super) struct Spec {
     pub(super) keys: Vec<Expr>,
     pub(super) key_colls: Vec<Collation>,
     pub(super) aggs: Vec<AggCall>,
+    /// Per aggregate, its arguments as the JSON aggregates read them
+    /// (value and subtype): with GROUP BY, SQLite's sorter carries the
+    /// columns the arguments read, so a table-valued function's column
+    /// arrives as a plain value (`json_group_array(j.value) … GROUP BY …`
+    /// holds an array element as a string, and so does `CASE … THEN
+    /// j.value END`); a function computed after the sorter keeps its
+    /// subtype.
+    subtyped_args: Vec<Vec<Expr>>,
 }
 
 impl Spec {
-    /// True when SQLite's GROUP BY sorter would drop the JSON subtype of
-    /// aggregate argument `e`: a column of a table-valued function
-    /// (`json_group_array(j.value) … GROUP BY …` holds an array element as
-    /// a string), which reaches the aggregate through the sorter as a
-    /// plain value; a function call is computed after it and keeps its
-    /// subtype.
-    fn sorter_drops(&self, e: &Expr) -> bool {
-        !self.keys.is_empty() && matches!(e, Expr::Json { when: Some(_), .. })
+    pub(super) fn new(keys: Vec<Expr>, key_colls: Vec<Collation>, aggs: Vec<AggCall>) -> Spec {
+        fn plain(e: Expr) -> Expr {
+            match e {
+                Expr::Json { value, when: Some(_) } => plain(*value),
+                e => e.map_children(&mut |c| Ok(plain(c))).expect("infallible"),
+            }
+        }
+        let grouped = !keys.is_empty();
+        let subtyped_args = aggs
+            .iter()
+            .map(|a| {
+                let args = a.args.iter().cloned();
+                if grouped { args.map(plain).collect() } else { args.collect() }
+            })
+            .collect();
+        Spec { keys, key_colls, aggs, subtyped_args }
     }
 
     /// The group key of `row`: its key values folded by their collations.
@@ -144,10 +160,10 @@ impl Group {
                 }
                 let mut vals = Vec::with_capacity(call.args.len());
                 let mut json = Vec::with_capacity(call.args.len());
-                for e in &call.args {
+                for e in &spec.subtyped_args[i] {
                     let (v, j) = e.eval_subtyped(&row, cx)?;
                     vals.push(v);
-                    json.push(j && !spec.sorter_drops(e));
+                    json.push(j);
                 }
                 buf.push(OrderedInput { key, args: vals, json });
                 continue;
@@ -155,10 +171,10 @@ impl Group {
             if a.reads_subtypes() {
                 // The JSON aggregates insert JSON-subtyped text as JSON.
                 let mut json = Vec::with_capacity(call.args.len());
-                for e in &call.args {
+                for e in &spec.subtyped_args[i] {
                     let (v, j) = e.eval_subtyped(&row, cx)?;
                     args.push(v);
-                    json.push(j && !spec.sorter_drops(e));
+                    json.push(j);
                 }
                 a.step_subtyped(&args, &json)?;
                 continue;

@@ -259,11 +259,7 @@ fn build_for(node: &Node, demand: &Demand) -> Box<dyn Operator> {
         Node::Aggregate { input, keys, key_colls, aggs, always_one, width } => {
             Box::new(AggregateOp {
                 input: Some(build(input)),
-                spec: Arc::new(Spec {
-                    keys: keys.clone(),
-                    key_colls: key_colls.clone(),
-                    aggs: aggs.clone(),
-                }),
+                spec: Arc::new(Spec::new(keys.clone(), key_colls.clone(), aggs.clone())),
                 always_one: *always_one,
                 width: *width,
                 out: AggOut::empty(),

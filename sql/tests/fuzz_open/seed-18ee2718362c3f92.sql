@@ -1,0 +1,20 @@
+-- seed 1796416286308974482: Rows at statement 4 (memory store)
+--     sqlite: 1 rows
+--       [Null, Null, Real(-2.7670116110564327e19)]
+--     asadb:  1 rows
+--       [Null, Null, Real(-1.842e19)]
+--   shrunk session:
+--     CREATE TABLE t0(c0 REAL, c1 DECIMAL(10,2), c2 TEXT, c3 INT UNIQUE);
+--     INSERT INTO t0 VALUES (9.21e18, 'y ', '0', -2), (-3, ' 1', 'X', 9223372036854775808);
+--     CREATE TABLE t1(c0 TEXT NOT NULL DEFAULT 0, c1 VARCHAR(10), c2 DOUBLE);
+--     CREATE UNIQUE INDEX i1 ON t0(c0 COLLATE NOCASE, c3);
+--     SELECT DISTINCT (SELECT count(a10.c3) FROM t1 AS a10), NULL, ((a10.c3 COLLATE BINARY) * a10.c0) FROM t0 AS a10;
+CREATE TABLE t0(c0 REAL, c1 DECIMAL(10,2), c2 TEXT, c3 INT UNIQUE)
+----
+INSERT INTO t0 VALUES (9.21e18, 'y ', '0', -2), (-3, ' 1', 'X', 9223372036854775808)
+----
+CREATE TABLE t1(c0 TEXT NOT NULL DEFAULT 0, c1 VARCHAR(10), c2 DOUBLE)
+----
+CREATE UNIQUE INDEX i1 ON t0(c0 COLLATE NOCASE, c3)
+----
+SELECT DISTINCT (SELECT count(a10.c3) FROM t1 AS a10), NULL, ((a10.c3 COLLATE BINARY) * a10.c0) FROM t0 AS a10

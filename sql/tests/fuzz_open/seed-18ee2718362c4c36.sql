@@ -1,0 +1,23 @@
+-- seed 1796416286308977718: Rows at statement 2 (memory store)
+--     sqlite: 5 rows
+--       [Real(1e-308), Real(1e-308), Real(0.0)]
+--       [Real(1.5180672894508987e-35), Real(1.5180672894508987e-35), Real(9.223372036854776e18)]
+--       [Real(100000.0), Real(100000.0), Real(1.0)]
+--       [Real(9.21e18), Real(9.21e18), Real(0.0)]
+--       [Text("€"), Text("€"), Real(0.0)]
+--     asadb:  6 rows
+--       [Real(1e-308), Real(1e-308), Real(0.0)]
+--       [Real(1.5180672894508987e-35), Real(1.5180672894508987e-35), Real(9.223372036854776e18)]
+--       [Real(2.0), Real(2.0), Real(1e308)]
+--       [Real(100000.0), Real(100000.0), Real(1.0)]
+--       [Real(9.21e18), Real(9.21e18), Real(0.0)]
+--       [Text("€"), Text("€"), Real(0.0)]
+--   shrunk session:
+--     CREATE TABLE t0(c0 DECIMAL(10,2), c1 DOUBLE, c2 FLOAT COLLATE NOCASE NOT NULL DEFAULT 0, c3 BOOLEAN);
+--     INSERT OR IGNORE INTO t0 VALUES (9223372036854775807, '%', 0.151806728945089886206923794224573882182e-34, '10'), (1e308, 9223372036854775807, 2, 7), (X'00', '1.5', CAST(X'E282AC' AS TEXT), 'abc'), ('y', 1234567890123456789012345678901234567890, 1e-308, 7), (0.0, 'Abc', 9210000000000000000, 'y'), (1.0, CAST(X'E282AC' AS TEXT), '1e5', 'abc'), ('%', -1e308, NULL, -2);
+--     SELECT a00.c2, a00.c2, total(DISTINCT a00.c0) FROM t0 AS a00 WHERE a00.c1 NOT IN (SELECT iif(a10.c2, iif(9223372036854775808, a10.c0, a10.c0), a10.c0) FROM t0 AS a10) GROUP BY a00.c2, a00.c2;
+CREATE TABLE t0(c0 DECIMAL(10,2), c1 DOUBLE, c2 FLOAT COLLATE NOCASE NOT NULL DEFAULT 0, c3 BOOLEAN)
+----
+INSERT OR IGNORE INTO t0 VALUES (9223372036854775807, '%', 0.151806728945089886206923794224573882182e-34, '10'), (1e308, 9223372036854775807, 2, 7), (X'00', '1.5', CAST(X'E282AC' AS TEXT), 'abc'), ('y', 1234567890123456789012345678901234567890, 1e-308, 7), (0.0, 'Abc', 9210000000000000000, 'y'), (1.0, CAST(X'E282AC' AS TEXT), '1e5', 'abc'), ('%', -1e308, NULL, -2)
+----
+SELECT a00.c2, a00.c2, total(DISTINCT a00.c0) FROM t0 AS a00 WHERE a00.c1 NOT IN (SELECT iif(a10.c2, iif(9223372036854775808, a10.c0, a10.c0), a10.c0) FROM t0 AS a10) GROUP BY a00.c2, a00.c2

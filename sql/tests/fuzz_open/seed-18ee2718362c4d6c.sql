@@ -1,0 +1,23 @@
+-- seed 1796416286308978028: Rows at statement 5 (memory store)
+--     sqlite: 1 rows
+--       [Null, Blob([0]), Text("-2")]
+--     asadb:  1 rows
+--       [Real(inf), Blob([0]), Text("-2")]
+--   shrunk session:
+--     CREATE TABLE t1(c0 CLOB, c1 DECIMAL(10,2));
+--     INSERT INTO t1 VALUES (9210000000000000000, '😀'), (1e3, 2147483647), ('1e5', 'abc');
+--     CREATE TABLE t2(c0 VARCHAR(10), c1 DECIMAL(10,2), c2 INT NOT NULL DEFAULT 0);
+--     REPLACE INTO t2 VALUES (-2, 3, CAST(X'FF' AS TEXT)), (8, 0.151806728945089886206923794224573882182e-34, 6), (10, -1e308, CAST(X'FF' AS TEXT)), (1, '0x10', 'X'), ('[a-c]*', 3, '-1'), (X'00', 0.0, -9223372036854775808);
+--     INSERT OR IGNORE INTO t2 VALUES ('1 ', 'a', 'A'), (3, 1e400, 'abc'), (1234567890123456789012345678901234567890, -2.5, CAST(X'E282AC' AS TEXT)), ('1', -1, 'a%');
+--     SELECT avg(a00.c1), max(a00.c0), min(a00.c0) FROM t2 AS a00 JOIN t1 AS a01 ON 1;
+CREATE TABLE t1(c0 CLOB, c1 DECIMAL(10,2))
+----
+INSERT INTO t1 VALUES (9210000000000000000, '😀'), (1e3, 2147483647), ('1e5', 'abc')
+----
+CREATE TABLE t2(c0 VARCHAR(10), c1 DECIMAL(10,2), c2 INT NOT NULL DEFAULT 0)
+----
+REPLACE INTO t2 VALUES (-2, 3, CAST(X'FF' AS TEXT)), (8, 0.151806728945089886206923794224573882182e-34, 6), (10, -1e308, CAST(X'FF' AS TEXT)), (1, '0x10', 'X'), ('[a-c]*', 3, '-1'), (X'00', 0.0, -9223372036854775808)
+----
+INSERT OR IGNORE INTO t2 VALUES ('1 ', 'a', 'A'), (3, 1e400, 'abc'), (1234567890123456789012345678901234567890, -2.5, CAST(X'E282AC' AS TEXT)), ('1', -1, 'a%')
+----
+SELECT avg(a00.c1), max(a00.c0), min(a00.c0) FROM t2 AS a00 JOIN t1 AS a01 ON 1

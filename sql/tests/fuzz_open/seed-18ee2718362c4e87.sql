@@ -1,0 +1,27 @@
+-- seed 1796416286308978311: OursFailed at statement 7 (memory store)
+--     sqlite: 0 rows
+--     asadb:  Err("integer overflow")
+--   shrunk session:
+--     CREATE TABLE t0(c0 BIGINT UNIQUE, c1 VARCHAR(10), c2 BOOLEAN);
+--     REPLACE INTO t0 VALUES ('a', 100, 3), ('_', '[a-c]*', ' 12abc');
+--     CREATE INDEX i0 ON t0(c2, c2 DESC);
+--     CREATE TABLE t1(c0 INTEGER, c1 REAL NOT NULL DEFAULT 0, c2 REAL, c3 VARCHAR(10));
+--     CREATE TABLE t2(c0 BIGINT, c1 FLOAT UNIQUE DEFAULT -1, c2 DECIMAL(10,2) COLLATE NOCASE);
+--     INSERT INTO t2 VALUES ('', 'Müller', '1');
+--     INSERT OR IGNORE INTO t1 SELECT a10.c2, 'a ', '*', NULL FROM t0 AS a10 ORDER BY 1, 2, 3, 4;
+--     SELECT a00.c2, a00.c2 FROM t0 AS a00 INNER JOIN t2 AS a01 ON a00.c0 = a01.c1 WHERE (a01.c0, a01.c2, a01.c2) <> (SELECT DISTINCT max(DISTINCT 'Müller'), sum(0x7FFFFFFFFFFFFFFF), total(DISTINCT a10.c0) FROM t1 AS a10) GROUP BY a00.c2, a00.c0 ORDER BY 1, 2;
+CREATE TABLE t0(c0 BIGINT UNIQUE, c1 VARCHAR(10), c2 BOOLEAN)
+----
+REPLACE INTO t0 VALUES ('a', 100, 3), ('_', '[a-c]*', ' 12abc')
+----
+CREATE INDEX i0 ON t0(c2, c2 DESC)
+----
+CREATE TABLE t1(c0 INTEGER, c1 REAL NOT NULL DEFAULT 0, c2 REAL, c3 VARCHAR(10))
+----
+CREATE TABLE t2(c0 BIGINT, c1 FLOAT UNIQUE DEFAULT -1, c2 DECIMAL(10,2) COLLATE NOCASE)
+----
+INSERT INTO t2 VALUES ('', 'Müller', '1')
+----
+INSERT OR IGNORE INTO t1 SELECT a10.c2, 'a ', '*', NULL FROM t0 AS a10 ORDER BY 1, 2, 3, 4
+----
+SELECT a00.c2, a00.c2 FROM t0 AS a00 INNER JOIN t2 AS a01 ON a00.c0 = a01.c1 WHERE (a01.c0, a01.c2, a01.c2) <> (SELECT DISTINCT max(DISTINCT 'Müller'), sum(0x7FFFFFFFFFFFFFFF), total(DISTINCT a10.c0) FROM t1 AS a10) GROUP BY a00.c2, a00.c0 ORDER BY 1, 2

@@ -1,0 +1,36 @@
+-- seed 1796416286308981226: Rows at statement 2 (memory store)
+--     sqlite: 56 rows
+--       [Null]
+--       [Null]
+--       [Null]
+--       [Null]
+--       [Null]
+--       [Null]
+--       [Null]
+--       [Null]
+--       [Null]
+--       [Null]
+--       [Null]
+--       [Null]
+--     asadb:  55 rows
+--       [Null]
+--       [Null]
+--       [Null]
+--       [Null]
+--       [Null]
+--       [Null]
+--       [Null]
+--       [Null]
+--       [Null]
+--       [Null]
+--       [Null]
+--       [Null]
+--   shrunk session:
+--     CREATE TABLE t1(c0 VARCHAR(10), c1, c2 BLOB, UNIQUE (c0, c1));
+--     INSERT OR IGNORE INTO t1 VALUES ('abc', '', -3), ('b', 7, 'A'), (9.21e18, CAST(X'E282AC' AS TEXT), 'A'), (5, 1, 0.5), ('x😀y', 1e400, 'a%'), (9223372036854775807, -1, 4294967296), ('', 0, 7);
+--     SELECT a02.c2 FROM t1 AS a00 FULL JOIN t1 AS a01 ON 0x7FFFFFFFFFFFFFFF NOT IN (-9223372036854775808, 1e400) FULL OUTER JOIN t1 AS a02 ON (a01.c2, a00.c0, a01.c0) IN ((a01.c2, a02.c1, 0.151806728945089886206923794224573882182e-34), (a01.c2, 9223372036854775807, a00.c0), (1, a02.c0, '😀'));
+CREATE TABLE t1(c0 VARCHAR(10), c1, c2 BLOB, UNIQUE (c0, c1))
+----
+INSERT OR IGNORE INTO t1 VALUES ('abc', '', -3), ('b', 7, 'A'), (9.21e18, CAST(X'E282AC' AS TEXT), 'A'), (5, 1, 0.5), ('x😀y', 1e400, 'a%'), (9223372036854775807, -1, 4294967296), ('', 0, 7)
+----
+SELECT a02.c2 FROM t1 AS a00 FULL JOIN t1 AS a01 ON 0x7FFFFFFFFFFFFFFF NOT IN (-9223372036854775808, 1e400) FULL OUTER JOIN t1 AS a02 ON (a01.c2, a00.c0, a01.c0) IN ((a01.c2, a02.c1, 0.151806728945089886206923794224573882182e-34), (a01.c2, 9223372036854775807, a00.c0), (1, a02.c0, '😀'))

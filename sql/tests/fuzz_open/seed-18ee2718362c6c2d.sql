@@ -1,0 +1,23 @@
+-- seed 1796416286308985901: Rows at statement 4 (memory store)
+--     sqlite: 5 rows
+--       [Real(2.0), Text("a ")]
+--       [Text("0x10"), Text("a ")]
+--       [Real(1.0), Text("a ")]
+--       [Text(""), Text("a ")]
+--       [Real(1e308), Text("a ")]
+--     asadb:  0 rows
+--   shrunk session:
+--     CREATE TABLE t0(c0 VARCHAR(10), c1 FLOAT, c2 REAL COLLATE NOCASE NOT NULL DEFAULT 0, c3 NUMERIC);
+--     CREATE TABLE t2(c0 FLOAT, c1 TEXT);
+--     INSERT OR IGNORE INTO t2 VALUES ('1e5', '10');
+--     INSERT INTO t0 VALUES (NULL, 2, '0', CAST(X'41FF42' AS TEXT)), ('1 ', '0x10', 0, -9223372036854775808), (7, 1.0, 4294967296, X''), (CAST(X'C3' AS TEXT), '', 9223372036854775806, 9.223372036854775807e18), (X'00', 1e308, '10', -0.0);
+--     SELECT a00.c1 AS "Müller0", 'a ' FROM t0 AS a00 FULL JOIN t0 AS a01 ON 1 WHERE 9223372036854775807 IN (SELECT a01.c2 FROM t2 AS a10);
+CREATE TABLE t0(c0 VARCHAR(10), c1 FLOAT, c2 REAL COLLATE NOCASE NOT NULL DEFAULT 0, c3 NUMERIC)
+----
+CREATE TABLE t2(c0 FLOAT, c1 TEXT)
+----
+INSERT OR IGNORE INTO t2 VALUES ('1e5', '10')
+----
+INSERT INTO t0 VALUES (NULL, 2, '0', CAST(X'41FF42' AS TEXT)), ('1 ', '0x10', 0, -9223372036854775808), (7, 1.0, 4294967296, X''), (CAST(X'C3' AS TEXT), '', 9223372036854775806, 9.223372036854775807e18), (X'00', 1e308, '10', -0.0)
+----
+SELECT a00.c1 AS "Müller0", 'a ' FROM t0 AS a00 FULL JOIN t0 AS a01 ON 1 WHERE 9223372036854775807 IN (SELECT a01.c2 FROM t2 AS a10)
