@@ -14,11 +14,6 @@ pub fn truthy(v: &Value) -> Option<bool> {
     v.truthy()
 }
 
-/// `CAST(v AS TEXT)`; NULL → `None`.
-pub fn to_text(v: &Value) -> Option<crate::value::Text> {
-    v.to_text()
-}
-
 /// `CAST(v AS type)`.
 pub fn cast(v: &Value, to: Affinity) -> Value {
     v.cast(to)

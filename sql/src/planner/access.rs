@@ -334,8 +334,9 @@ pub(super) struct OrderTerm {
 }
 
 /// `min(col)` / `max(col)` (no FILTER) as the only aggregate of a
-/// one-table query without GROUP BY or HAVING, over a BINARY-collated column (or the
-/// rowid): the order a scan must give for its first row to be the answer.
+/// one-table query without GROUP BY or HAVING, over a BINARY-collated
+/// column (or the rowid): the order a scan must give for its first row to
+/// be the answer.
 /// A WHERE may only compare that column with values (an access path on
 /// it, which also keeps NULLs out); anything else would make the scan read
 /// rows the WHERE then rejects.

@@ -1257,13 +1257,17 @@ impl<'a> Binder<'a> {
                 Some(&t) if !refs.contains(&here) => here - t,
                 _ => 0,
             };
-            let has_sub =
-                bound.iter().chain(filter.iter()).chain(order.iter().map(|k| &k.expr)).any(|e| {
-                    let mut sub = false;
-                    e.walk(&mut |x| sub |= matches!(x, Expr::Sub { .. }));
-                    sub
-                });
-            let rebased = depth > 0 && has_sub;
+            let has_sub = |e: &Expr| {
+                let mut sub = false;
+                e.walk(&mut |x| sub |= matches!(x, Expr::Sub { .. }));
+                sub
+            };
+            let rebased = depth > 0
+                && bound
+                    .iter()
+                    .chain(filter.iter())
+                    .chain(order.iter().map(|k| &k.expr))
+                    .any(has_sub);
             if rebased {
                 // A subquery's plan cannot be re-based: bind the parts again
                 // at the level the call belongs to, forgetting what the
@@ -1355,17 +1359,20 @@ impl<'a> Binder<'a> {
             }
             return Err(Error::InvalidInput(format!("misuse of aggregate: {name}()")));
         };
-        let shift = if rebased { 0 } else { depth };
-        let mut lower = |e: Expr| lower_outer(e, shift);
-        let call = AggCall {
-            args: call.args.into_iter().map(&mut lower).collect::<Result<_>>()?,
-            filter: call.filter.map(&mut lower).transpose()?,
-            order: call
-                .order
-                .into_iter()
-                .map(|k| Ok(SortKey { expr: lower(k.expr)?, ..k }))
-                .collect::<Result<_>>()?,
-            ..call
+        let call = if rebased {
+            call
+        } else {
+            let mut lower = |e: Expr| lower_outer(e, depth);
+            AggCall {
+                args: call.args.into_iter().map(&mut lower).collect::<Result<_>>()?,
+                filter: call.filter.map(&mut lower).transpose()?,
+                order: call
+                    .order
+                    .into_iter()
+                    .map(|k| Ok(SortKey { expr: lower(k.expr)?, ..k }))
+                    .collect::<Result<_>>()?,
+                ..call
+            }
         };
         slot.push(call);
         let index = width + slot.len() - 1;
@@ -1398,16 +1405,10 @@ impl<'a> Binder<'a> {
             return Ok(Expr::Literal(Value::Integer(0)));
         }
         let decides = |e: &ast::Expr| always(e) == Some(!and);
-        let constant = Expr::Literal(Value::Integer(i64::from(!and)));
-        if decides(left) {
+        if decides(left) || decides(right) {
             self.bind_dead(left)?;
             self.bind_dead(right)?;
-            return Ok(constant);
-        }
-        if decides(right) {
-            self.bind_dead(left)?;
-            self.bind_dead(right)?;
-            return Ok(constant);
+            return Ok(Expr::Literal(Value::Integer(i64::from(!and))));
         }
         let l = self.bind_expr(left)?;
         let r = self.bind_expr(right)?;
@@ -1629,6 +1630,16 @@ fn lower_outer(e: Expr, depth: usize) -> Result<Expr> {
     }
 }
 
+/// A literal's truth as SQLite flags it (`EP_IsTrue`/`EP_IsFalse`): an
+/// integer (true unless 0) or TRUE/FALSE; `None` for any other literal.
+fn literal_truth(v: &ast::Value) -> Option<bool> {
+    match v {
+        ast::Value::Boolean(b) => Some(*b),
+        ast::Value::Number(s, _) => s.parse::<i64>().ok().map(|i| i != 0),
+        _ => None,
+    }
+}
+
 /// Whether SQLite's parser replaces `left AND right` by `0` before any
 /// name in it is resolved (`sqlite3ExprAnd`): one side is a false
 /// constant leaf and neither calls a function.
@@ -1643,11 +1654,7 @@ fn false_leaf(e: &ast::Expr) -> bool {
     use ast::Expr as A;
     match e {
         A::Nested(x) => false_leaf(x),
-        A::Value(v) => match &v.value {
-            ast::Value::Boolean(b) => !*b,
-            ast::Value::Number(s, _) => s.parse::<i64>().ok() == Some(0),
-            _ => false,
-        },
+        A::Value(v) => literal_truth(&v.value) == Some(false),
         A::In { expr, target: ast::InTarget::List(list), negated: false, .. } => {
             list.is_empty() && !calls_function(expr)
         }
@@ -1664,11 +1671,7 @@ fn always(e: &ast::Expr) -> Option<bool> {
     use ast::Expr as A;
     match e {
         A::Nested(x) => always(x),
-        A::Value(v) => match &v.value {
-            ast::Value::Boolean(b) => Some(*b),
-            ast::Value::Number(s, _) => s.parse::<i64>().ok().map(|i| i != 0),
-            _ => None,
-        },
+        A::Value(v) => literal_truth(&v.value),
         A::In { target: ast::InTarget::List(list), negated, .. } if list.is_empty() => {
             Some(*negated)
         }

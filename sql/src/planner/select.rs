@@ -321,14 +321,18 @@ pub(super) struct OutCol {
     pub(super) window_agg: Option<String>,
 }
 
-/// The first aggregate placed in the current level from inside a window
-/// call's arguments or window since `from` (an index into `outer_placed`).
-fn window_agg_since(b: &Binder, from: usize) -> Option<String> {
+/// A select-list expression, bound, with its [`OutCol::window_agg`]: the
+/// first aggregate its binding placed in this level from inside a window
+/// call's arguments or window.
+fn bind_item(b: &mut Binder, e: &ast::Expr) -> Result<(Expr, Option<String>)> {
+    let placed = b.outer_placed.len();
+    let x = b.bind_expr(e)?;
     let level = b.scopes.len() - 1;
-    b.outer_placed[from.min(b.outer_placed.len())..]
+    let window_agg = b.outer_placed[placed.min(b.outer_placed.len())..]
         .iter()
         .find(|(l, _, in_window)| *l == level && *in_window)
-        .map(|(_, name, _)| name.clone())
+        .map(|(_, name, _)| name.clone());
+    Ok((x, window_agg))
 }
 
 /// SQLite's rule for a level with window functions: an aggregate of its
@@ -838,9 +842,7 @@ fn bind_projection(b: &mut Binder, s: &ast::Select, rels: &[Rel]) -> Result<Vec<
                 push_rel_columns(b, r, &mut out, true);
             }
             ast::SelectItem::UnnamedExpr(e) => {
-                let placed = b.outer_placed.len();
-                let x = b.bind_expr(e)?;
-                let window_agg = window_agg_since(b, placed);
+                let (x, window_agg) = bind_item(b, e)?;
                 let name = match e {
                     ast::Expr::Identifier(id) => column_name(b, &x).unwrap_or(id.value.clone()),
                     ast::Expr::CompoundIdentifier(p) => column_name(b, &x)
@@ -860,15 +862,14 @@ fn bind_projection(b: &mut Binder, s: &ast::Select, rels: &[Rel]) -> Result<Vec<
                 });
             }
             ast::SelectItem::ExprWithAlias { expr, alias } => {
-                let placed = b.outer_placed.len();
-                let x = b.bind_expr(expr)?;
+                let (x, window_agg) = bind_item(b, expr)?;
                 out.push(OutCol {
                     aff: b.aff(&x),
                     coll: b.collation(&x),
                     expr: x,
                     name: alias.value.clone(),
                     alias: Some(alias.value.clone()),
-                    window_agg: window_agg_since(b, placed),
+                    window_agg,
                 });
             }
             other => return Err(Error::Unsupported(format!("select item {other}"))),
